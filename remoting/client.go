@@ -1,0 +1,250 @@
+package remoting
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// ErrClientClosed is returned by calls on a closed client.
+var ErrClientClosed = errors.New("remoting: client closed")
+
+// ClientOptions configures a Client.
+type ClientOptions struct {
+	Logger *zap.Logger
+	// Router serves requests the peers send to this client (a broker's
+	// CHECK_TRANSACTION_STATE to a producer); nil answers them
+	// REQUEST_CODE_NOT_SUPPORTED.
+	Router      *Router
+	DialTimeout time.Duration
+	// WriteTimeout bounds one frame write.
+	WriteTimeout time.Duration
+	MaxFrame     int
+	// OnClose, when set, is told when a dialled connection goes.
+	OnClose func(*Channel)
+}
+
+// Client keeps one connection per address and makes calls over them.
+type Client struct {
+	opts   ClientOptions
+	log    *zap.Logger
+	mu     sync.Mutex
+	conns  map[string]*Channel
+	dials  map[string]*dial
+	closed bool
+	nextCh atomic.Uint64
+	nextID atomic.Int32
+}
+
+// dial is a connection attempt others wait on.
+type dial struct {
+	done chan struct{}
+	ch   *Channel
+	err  error
+}
+
+// NewClient returns a client with no connections yet.
+func NewClient(opts ClientOptions) *Client {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.Router == nil {
+		opts.Router = NewRouter(opts.Logger)
+	}
+	if opts.DialTimeout <= 0 {
+		opts.DialTimeout = 3 * time.Second
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = 10 * time.Second
+	}
+	if opts.MaxFrame <= 0 {
+		opts.MaxFrame = MaxFrameLength
+	}
+	opts.Router.Start()
+	return &Client{opts: opts, log: opts.Logger, conns: make(map[string]*Channel), dials: make(map[string]*dial)}
+}
+
+// Channel returns the open connection to addr, dialling it when there is
+// none; concurrent callers share one dial.
+func (c *Client) Channel(addr string) (*Channel, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, ErrClientClosed
+	}
+	if ch := c.conns[addr]; ch != nil && !ch.Closed() {
+		c.mu.Unlock()
+		return ch, nil
+	}
+	d := c.dials[addr]
+	if d == nil {
+		d = &dial{done: make(chan struct{})}
+		c.dials[addr] = d
+		go c.dial(addr, d)
+	}
+	c.mu.Unlock()
+	<-d.done
+	return d.ch, d.err
+}
+
+func (c *Client) dial(addr string, d *dial) {
+	conn, err := net.DialTimeout("tcp", addr, c.opts.DialTimeout)
+	c.mu.Lock()
+	delete(c.dials, addr)
+	switch {
+	case err != nil:
+		d.err = fmt.Errorf("remoting: connect to %s: %w", addr, err)
+	case c.closed:
+		_ = conn.Close()
+		d.err = ErrClientClosed
+	default:
+		w := &connWriter{conn: conn, timeout: c.opts.WriteTimeout}
+		d.ch = newChannel(c.nextCh.Add(1), addrString(conn.LocalAddr()), addr, w, &c.nextID)
+		c.conns[addr] = d.ch
+		go c.read(conn, d.ch)
+	}
+	c.mu.Unlock()
+	close(d.done)
+}
+
+// read decodes frames from conn until it fails, then forgets the channel.
+func (c *Client) read(conn net.Conn, ch *Channel) {
+	r := bufio.NewReaderSize(conn, 64<<10)
+	err := c.readFrames(r, ch)
+	_ = conn.Close()
+	ch.markClosed()
+	c.mu.Lock()
+	if c.conns[ch.remote] == ch {
+		delete(c.conns, ch.remote)
+	}
+	c.mu.Unlock()
+	if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
+		c.log.Warn("connection lost", zap.String("remote", ch.remote), zap.Error(err))
+	}
+	if c.opts.OnClose != nil {
+		c.opts.OnClose(ch)
+	}
+}
+
+func (c *Client) readFrames(r *bufio.Reader, ch *Channel) error {
+	var head [lengthFieldSize]byte
+	for {
+		if _, err := io.ReadFull(r, head[:]); err != nil {
+			return err
+		}
+		n, err := FrameLength(head[:], c.opts.MaxFrame)
+		if err != nil {
+			return err
+		}
+		frame := make([]byte, n-lengthFieldSize)
+		if _, err := io.ReadFull(r, frame); err != nil {
+			return err
+		}
+		cmd, err := decodeFrameBody(frame)
+		if err != nil {
+			return err
+		}
+		if cmd.IsResponse() {
+			ch.deliverResponse(cmd)
+			continue
+		}
+		c.opts.Router.dispatch(ch, cmd)
+	}
+}
+
+// Invoke sends req to addr and waits for the response until ctx ends.
+func (c *Client) Invoke(ctx context.Context, addr string, req *Command) (*Command, error) {
+	ch, err := c.Channel(addr)
+	if err != nil {
+		return nil, err
+	}
+	return ch.Invoke(ctx, req)
+}
+
+// InvokeTimeout sends req to addr and waits at most timeout.
+func (c *Client) InvokeTimeout(addr string, req *Command, timeout time.Duration) (*Command, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return c.Invoke(ctx, addr, req)
+}
+
+// InvokeAsync sends req to addr and calls cb once with the outcome.
+func (c *Client) InvokeAsync(addr string, req *Command, timeout time.Duration, cb func(*Command, error)) {
+	ch, err := c.Channel(addr)
+	if err != nil {
+		cb(nil, err)
+		return
+	}
+	ch.InvokeAsync(req, timeout, cb)
+}
+
+// InvokeOneway sends req to addr expecting no answer.
+func (c *Client) InvokeOneway(addr string, req *Command) error {
+	ch, err := c.Channel(addr)
+	if err != nil {
+		return err
+	}
+	return ch.InvokeOneway(req)
+}
+
+// CloseChannel closes the connection to addr, if there is one.
+func (c *Client) CloseChannel(addr string) {
+	c.mu.Lock()
+	ch := c.conns[addr]
+	c.mu.Unlock()
+	if ch != nil {
+		_ = ch.Close()
+	}
+}
+
+// Close closes every connection and stops the router's pools.
+func (c *Client) Close() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	conns := c.conns
+	c.conns = map[string]*Channel{}
+	c.mu.Unlock()
+	for _, ch := range conns {
+		_ = ch.Close()
+	}
+	c.opts.Router.Stop()
+}
+
+// connWriter writes whole frames to a net.Conn, one writer at a time.
+type connWriter struct {
+	mu      sync.Mutex
+	conn    net.Conn
+	timeout time.Duration
+}
+
+func (w *connWriter) writeFrame(frame []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_ = w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	_, err := w.conn.Write(frame)
+	return err
+}
+
+func (w *connWriter) writeFrameParts(parts [][]byte, done func()) error {
+	defer done()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_ = w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	bufs := net.Buffers(parts)
+	_, err := bufs.WriteTo(w.conn)
+	return err
+}
+
+func (w *connWriter) close() error { return w.conn.Close() }

@@ -1,0 +1,196 @@
+package remoting
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Request is a decoded request as a handler sees it.
+type Request struct {
+	Ch  *Channel
+	Cmd *Command
+	// Arrived is when the frame was decoded, for queue-time flow control.
+	Arrived time.Time
+}
+
+// Handler serves one request. It returns the response to send, or nil when
+// there is none now: the request is oneway, or the handler answers later
+// with Request.Ch.Send (a parked long-polling pull).
+type Handler func(req *Request) *Command
+
+// Remarks Java's server framework answers with (see NettyRemotingAbstract).
+const (
+	remarkOverload = "[OVERLOAD]system busy, start flow control for a while"
+)
+
+// PoolOptions sizes one handler family's worker pool.
+type PoolOptions struct {
+	Name    string
+	Workers int
+	// Queue bounds the requests waiting for a worker; a request that finds
+	// it full is answered SYSTEM_BUSY at once.
+	Queue int
+	// MaxWait, when set, answers SYSTEM_BUSY to a request that waited in
+	// the queue longer, as Java's waitTimeMillsInSendQueue does.
+	MaxWait time.Duration
+	// BusyRemark formats the remark for MaxWait rejections.
+	BusyRemark func(waited time.Duration, queued int) string
+}
+
+// Pool is a bounded worker pool serving one family of request codes.
+type Pool struct {
+	opts  PoolOptions
+	tasks chan *routedRequest
+	log   *zap.Logger
+	wg    sync.WaitGroup
+}
+
+type routedRequest struct {
+	Request
+	h Handler
+}
+
+type route struct {
+	pool *Pool
+	h    Handler
+}
+
+// Router maps request codes to handlers and their pools. It is built once,
+// before the server starts, and read without locks afterwards.
+type Router struct {
+	log      *zap.Logger
+	routes   map[int32]route
+	pools    []*Pool
+	fallback Handler
+	once     sync.Once
+}
+
+// NewRouter returns an empty router; unknown codes are answered
+// REQUEST_CODE_NOT_SUPPORTED as Java answers them.
+func NewRouter(log *zap.Logger) *Router {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Router{log: log, routes: make(map[int32]route), fallback: NotSupported}
+}
+
+// NotSupported answers a request whose code has no handler.
+func NotSupported(req *Request) *Command {
+	return NewResponse(req.Cmd, RequestCodeNotSupported,
+		fmt.Sprintf(" request type %d not supported", req.Cmd.Code))
+}
+
+// NewPool adds a worker pool; its workers start with the first Start.
+func (r *Router) NewPool(opts PoolOptions) *Pool {
+	if opts.Workers < 1 {
+		opts.Workers = 1
+	}
+	if opts.Queue < 1 {
+		opts.Queue = 1
+	}
+	p := &Pool{opts: opts, tasks: make(chan *routedRequest, opts.Queue), log: r.log}
+	r.pools = append(r.pools, p)
+	return p
+}
+
+// Handle routes code to h, run on pool.
+func (r *Router) Handle(code RequestCode, pool *Pool, h Handler) {
+	r.routes[int32(code)] = route{pool: pool, h: h}
+}
+
+// SetFallback replaces the handler for codes nobody handles.
+func (r *Router) SetFallback(h Handler) { r.fallback = h }
+
+// Start starts every pool's workers. It is safe to call more than once.
+func (r *Router) Start() {
+	r.once.Do(func() {
+		for _, p := range r.pools {
+			p.start()
+		}
+	})
+}
+
+// Stop stops the pools after the requests already queued are served.
+func (r *Router) Stop() {
+	for _, p := range r.pools {
+		close(p.tasks)
+	}
+	for _, p := range r.pools {
+		p.wg.Wait()
+	}
+}
+
+// dispatch queues a request for its pool, or answers it at once when the
+// code is unknown or the pool is full. It never blocks.
+func (r *Router) dispatch(ch *Channel, cmd *Command) {
+	rt, ok := r.routes[cmd.Code]
+	if !ok {
+		// Java 4.9.8 answers an unknown code even when it came oneway.
+		if resp := r.fallback(&Request{Ch: ch, Cmd: cmd, Arrived: time.Now()}); resp != nil {
+			resp.Opaque, resp.Flag = cmd.Opaque, resp.Flag|FlagResponse
+			if err := ch.Send(resp); err != nil {
+				r.log.Debug("reply not sent", zap.String("remote", ch.RemoteAddr()), zap.Error(err))
+			}
+		}
+		return
+	}
+	task := &routedRequest{Request: Request{Ch: ch, Cmd: cmd, Arrived: time.Now()}, h: rt.h}
+	select {
+	case rt.pool.tasks <- task:
+	default:
+		if !cmd.IsOneway() {
+			reply(r.log, ch, cmd, NewResponse(cmd, SystemBusy, remarkOverload))
+		}
+	}
+}
+
+func (p *Pool) start() {
+	for i := 0; i < p.opts.Workers; i++ {
+		p.wg.Add(1)
+		go p.work()
+	}
+}
+
+func (p *Pool) work() {
+	defer p.wg.Done()
+	for t := range p.tasks {
+		p.serve(t)
+	}
+}
+
+// serve runs one handler, turning a panic into SYSTEM_ERROR as Java turns
+// a processor's exception into one.
+func (p *Pool) serve(t *routedRequest) {
+	if p.opts.MaxWait > 0 {
+		if waited := time.Since(t.Arrived); waited > p.opts.MaxWait {
+			if !t.Cmd.IsOneway() && p.opts.BusyRemark != nil {
+				reply(p.log, t.Ch, t.Cmd, NewResponse(t.Cmd, SystemBusy, p.opts.BusyRemark(waited, len(p.tasks))))
+				return
+			}
+		}
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			p.log.Error("handler panicked", zap.String("pool", p.opts.Name), zap.Int32("code", t.Cmd.Code),
+				zap.Any("panic", v), zap.ByteString("stack", debug.Stack()))
+			reply(p.log, t.Ch, t.Cmd, NewResponse(t.Cmd, SystemError, fmt.Sprint(v)))
+		}
+	}()
+	reply(p.log, t.Ch, t.Cmd, t.h(&t.Request))
+}
+
+// reply sends resp for req unless req is oneway or resp is nil.
+func reply(log *zap.Logger, ch *Channel, req, resp *Command) {
+	if resp == nil || req.IsOneway() {
+		return
+	}
+	resp.Opaque = req.Opaque
+	resp.Flag |= FlagResponse
+	if err := ch.Send(resp); err != nil {
+		log.Debug("reply not sent", zap.String("remote", ch.RemoteAddr()), zap.Error(err))
+	}
+}

@@ -1,0 +1,233 @@
+package remoting
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+	"go.uber.org/zap"
+)
+
+// ServerOptions configures a Server.
+type ServerOptions struct {
+	// Addr is "host:port" to listen on; port 0 picks a free one.
+	Addr   string
+	Router *Router
+	Logger *zap.Logger
+	// MaxFrame bounds a frame as Java's frameMaxLength does; 0 means
+	// MaxFrameLength.
+	MaxFrame int
+	// EventLoops is the number of gnet event loops; 0 means one per core.
+	EventLoops int
+	// OnOpen and OnClose, when set, are told of each connection.
+	OnOpen  func(*Channel)
+	OnClose func(*Channel)
+}
+
+// Server accepts remoting connections with gnet. The event loop only decodes
+// frames and queues them; handlers run on the router's pools.
+type Server struct {
+	gnet.BuiltinEventEngine
+	opts    ServerOptions
+	log     *zap.Logger
+	eng     gnet.Engine
+	addr    net.Addr
+	booted  chan error
+	stopped chan error
+	nextCh  atomic.Uint64
+	nextID  atomic.Int32
+	conns   atomic.Int64
+}
+
+// NewServer returns a server that is not yet listening.
+func NewServer(opts ServerOptions) *Server {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.MaxFrame <= 0 {
+		opts.MaxFrame = MaxFrameLength
+	}
+	if opts.Router == nil {
+		opts.Router = NewRouter(opts.Logger)
+	}
+	return &Server{opts: opts, log: opts.Logger, booted: make(chan error, 1), stopped: make(chan error, 1)}
+}
+
+// Start listens and serves in the background; it returns once the listener
+// is bound, or with the reason it could not be.
+func (s *Server) Start() error {
+	s.opts.Router.Start()
+	go func() {
+		err := gnet.Run(s, "tcp://"+s.opts.Addr,
+			gnet.WithMulticore(true),
+			gnet.WithNumEventLoop(s.opts.EventLoops),
+			gnet.WithReuseAddr(true),
+			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
+			gnet.WithLogger(s.log.Sugar()))
+		select {
+		case s.booted <- fmt.Errorf("remoting: listen on %s: %w", s.opts.Addr, errOrClosed(err)):
+		default:
+		}
+		s.stopped <- err
+	}()
+	return <-s.booted
+}
+
+func errOrClosed(err error) error {
+	if err == nil {
+		return errors.New("server stopped")
+	}
+	return err
+}
+
+// Addr is the bound "host:port".
+func (s *Server) Addr() string {
+	if s.addr == nil {
+		return s.opts.Addr
+	}
+	return s.addr.String()
+}
+
+// Connections is the number of open connections.
+func (s *Server) Connections() int { return int(s.conns.Load()) }
+
+// Close stops accepting, closes every connection and stops the pools.
+func (s *Server) Close(ctx context.Context) error {
+	err := s.eng.Stop(ctx)
+	select {
+	case <-s.stopped:
+	case <-ctx.Done():
+	}
+	s.opts.Router.Stop()
+	return err
+}
+
+// OnBoot records the bound address (gnet does not report it: a duplicate of
+// the listening socket does).
+func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
+	s.eng = eng
+	fd, err := eng.Dup()
+	if err != nil {
+		s.booted <- fmt.Errorf("remoting: dup listener: %w", err)
+		return gnet.Shutdown
+	}
+	f := os.NewFile(uintptr(fd), "listener")
+	ln, err := net.FileListener(f)
+	_ = f.Close()
+	if err != nil {
+		s.booted <- fmt.Errorf("remoting: listener address: %w", err)
+		return gnet.Shutdown
+	}
+	s.addr = ln.Addr()
+	_ = ln.Close()
+	s.booted <- nil
+	return gnet.None
+}
+
+// OnOpen creates the connection's channel.
+func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
+	ch := newChannel(s.nextCh.Add(1), addrString(c.LocalAddr()), addrString(c.RemoteAddr()), gnetWriter{c}, &s.nextID)
+	c.SetContext(ch)
+	s.conns.Add(1)
+	s.log.Debug("connection opened", zap.String("remote", ch.remote))
+	if s.opts.OnOpen != nil {
+		s.opts.OnOpen(ch)
+	}
+	return nil, gnet.None
+}
+
+// OnClose fails the channel's pending calls and tells the owner.
+func (s *Server) OnClose(c gnet.Conn, err error) gnet.Action {
+	ch, ok := c.Context().(*Channel)
+	if !ok {
+		return gnet.None
+	}
+	ch.markClosed()
+	s.conns.Add(-1)
+	s.log.Debug("connection closed", zap.String("remote", ch.remote), zap.Error(err))
+	if s.opts.OnClose != nil {
+		s.opts.OnClose(ch)
+	}
+	return gnet.None
+}
+
+// OnTraffic decodes every whole frame buffered and dispatches it. A broken
+// stream closes only this connection.
+func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
+	ch := c.Context().(*Channel)
+	for {
+		head, err := c.Peek(lengthFieldSize)
+		if err != nil {
+			return gnet.None
+		}
+		n, err := FrameLength(head, s.opts.MaxFrame)
+		if err == nil {
+			var frame []byte
+			if frame, err = c.Peek(n); errors.Is(err, io.ErrShortBuffer) {
+				return gnet.None
+			} else if err == nil {
+				var cmd *Command
+				if cmd, err = decodeFrameBody(frame[lengthFieldSize:]); err == nil {
+					_, _ = c.Discard(n)
+					s.route(ch, cmd)
+					continue
+				}
+			}
+		}
+		s.log.Warn("closing connection on a bad frame", zap.String("remote", ch.remote), zap.Error(err))
+		return gnet.Close
+	}
+}
+
+// route sends a response to its waiting call, and a request to the router.
+func (s *Server) route(ch *Channel, cmd *Command) {
+	if cmd.IsResponse() {
+		if !ch.deliverResponse(cmd) {
+			s.log.Debug("response matches no request", zap.String("remote", ch.remote), zap.Int32("opaque", cmd.Opaque))
+		}
+		return
+	}
+	s.opts.Router.dispatch(ch, cmd)
+}
+
+// gnetWriter writes frames with gnet's goroutine-safe asynchronous writes.
+type gnetWriter struct{ c gnet.Conn }
+
+func (w gnetWriter) writeFrame(frame []byte) error { return w.c.AsyncWrite(frame, nil) }
+
+func (w gnetWriter) writeFrameParts(parts [][]byte, done func()) error {
+	err := w.c.AsyncWritev(parts, func(gnet.Conn, error) error {
+		done()
+		return nil
+	})
+	if err != nil {
+		done()
+	}
+	return err
+}
+
+func (w gnetWriter) close() error { return w.c.Close() }
+
+// addrString formats an address, "" for none.
+func addrString(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	return a.String()
+}
+
+// closeTimeout bounds how long a server close waits by default.
+const closeTimeout = 10 * time.Second
+
+// Shutdown closes the server, waiting at most closeTimeout.
+func (s *Server) Shutdown() error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	return s.Close(ctx)
+}
