@@ -117,13 +117,25 @@ func decodeJSONHeader(data []byte, c *Command) error {
 		return fmt.Errorf("%w: JSON header is not an object", ErrMalformedHeader)
 	}
 	iter.ReadObjectCB(func(it *jsoniter.Iterator, field string) bool {
-		readJSONHeaderField(it, strings.ToLower(field), c)
+		readJSONHeaderField(it, headerFieldName(field), c)
 		return it.Error == nil
 	})
 	if iter.Error != nil {
 		return fmt.Errorf("%w: %v", ErrMalformedHeader, iter.Error)
 	}
 	return nil
+}
+
+// headerFieldName lower-cases a header key, without allocating for the
+// names Java writes.
+func headerFieldName(field string) string {
+	switch field {
+	case "code", "flag", "opaque", "version", "language", "remark":
+		return field
+	case "extFields":
+		return "extfields"
+	}
+	return strings.ToLower(field)
 }
 
 // readJSONHeaderField reads the value of one header key (lower-cased).
@@ -190,7 +202,7 @@ func readJSONStringMap(it *jsoniter.Iterator) map[string]string {
 		it.Skip()
 		return nil
 	}
-	m := make(map[string]string, 8)
+	m := make(map[string]string, 16)
 	it.ReadMapCB(func(it *jsoniter.Iterator, key string) bool {
 		if v, ok := readJSONScalar(it); ok {
 			m[key] = v

@@ -1,0 +1,56 @@
+# rmqgo: a Go name server and broker for Apache RocketMQ clients.
+#
+#   make run               build and start the name server on embedded defaults
+#   make test              everything CI checks: format, vet, race tests, compat suite
+#   make compat            the Java compat suite against this project
+#   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
+#   make fuzz              fuzz the frame decoder (FUZZTIME, default 5m)
+#   make bench             Go benchmarks with allocations
+
+GO        ?= go
+BIN       := bin
+BINARIES  := rmqgo-namesrv rmqbench
+FUZZTIME  ?= 5m
+
+.PHONY: all build run test unit lint compat compat-reference compat-reference-4 compat-reference-5 fuzz bench clean
+
+all: build
+
+build:
+	@for b in $(BINARIES); do $(GO) build -o $(BIN)/$$b ./cmd/$$b || exit 1; done
+
+run: build
+	sh $(BIN)/mqnamesrv
+
+test: lint unit compat
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -race -count=1 ./...
+
+# This project's name server with the reference Java broker; the Go broker
+# joins when it exists.
+compat: build
+	NAMESRV_IMPL=go BROKER_IMPL=java RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=java RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/run-suite.sh 5
+
+compat-reference: compat-reference-4 compat-reference-5
+
+compat-reference-4:
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 4
+
+compat-reference-5:
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 5
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -f $(addprefix $(BIN)/,$(BINARIES))
+	rm -rf compat/target

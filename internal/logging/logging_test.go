@@ -1,0 +1,56 @@
+package logging
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLogGoesToRocketmqlogs(t *testing.T) {
+	home := t.TempDir()
+	log, closeFn, err := New(Options{Dir: DefaultDir(home), Name: "namesrv"})
+	require.NoError(t, err)
+	BootLine(log, "The Name Server boot success. serializeType=JSON")
+	require.NoError(t, closeFn())
+	data, err := os.ReadFile(filepath.Join(home, "logs", "rocketmqlogs", "namesrv.log"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "INFO")
+	assert.Contains(t, string(data), "The Name Server boot success. serializeType=JSON")
+}
+
+func TestRollsIntoOtherdaysKeepingMaxIndex(t *testing.T) {
+	dir := t.TempDir()
+	r, err := openRolling(filepath.Join(dir, "broker.log"), 100, 3)
+	require.NoError(t, err)
+	for i := 0; i < 10; i++ {
+		_, err := r.Write([]byte(strings.Repeat(string(rune('a'+i)), 60) + "\n"))
+		require.NoError(t, err)
+	}
+	require.NoError(t, r.Close())
+	entries, err := os.ReadDir(filepath.Join(dir, "otherdays"))
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"broker.1.log.gz", "broker.2.log.gz", "broker.3.log.gz"}, names)
+
+	// The newest roll holds the line written just before the current one.
+	f, err := os.Open(filepath.Join(dir, "otherdays", "broker.1.log.gz"))
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	rolled, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("i", 60)+"\n", string(rolled))
+	current, err := os.ReadFile(filepath.Join(dir, "broker.log"))
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("j", 60)+"\n", string(current))
+}
