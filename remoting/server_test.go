@@ -21,7 +21,7 @@ func startEchoServer(t *testing.T, onClose func(*Channel)) *Server {
 	t.Helper()
 	log := zaptest.NewLogger(t)
 	r := NewRouter(log)
-	pool := r.NewPool(PoolOptions{Name: "test", Workers: 2, Queue: 64})
+	pool := r.NewPool(PoolOptions{Name: "test", Workers: 2, Queue: 1024})
 	r.Handle(echoCode, pool, func(req *Request) *Command {
 		resp := NewResponse(req.Cmd, Success, "")
 		resp.ExtFields = req.Cmd.ExtFields
