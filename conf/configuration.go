@@ -1,0 +1,160 @@
+package conf
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// Configuration mirrors Java's org.apache.rocketmq.common.Configuration, the
+// object behind GET_BROKER_CONFIG / UPDATE_BROKER_CONFIG and their name
+// server twins: the registered configs, the entries of the -c file that no
+// config holds (Java keeps those too and writes them back), the file Persist
+// rewrites and a data version that Update advances.
+//
+// Update writes the registered structs under Configuration's lock; code
+// that reads their fields while an update may run should do so inside View.
+type Configuration struct {
+	mu        sync.RWMutex
+	objs      []Object
+	extra     *Properties
+	storePath string
+	now       func() time.Time
+	version   DataVersion
+}
+
+// DataVersion is Java's DataVersion of a Configuration, sent as the
+// "version" header of GET_BROKER_CONFIG / GET_NAMESRV_CONFIG.
+type DataVersion struct {
+	Timestamp int64
+	Counter   int64
+}
+
+// NewConfiguration registers objs (in the order they are listed and
+// printed) with the entries of file (may be nil) that none of them has a
+// field for; Persist writes to storePath ("" disables it).
+func NewConfiguration(storePath string, file *Properties, objs ...Object) *Configuration {
+	c := &Configuration{objs: objs, extra: NewProperties(), storePath: storePath, now: time.Now}
+	names := make(map[string]bool)
+	for _, obj := range objs {
+		for _, f := range fieldsOf(structOf(obj).Type()) {
+			names[f.print] = true
+		}
+	}
+	for _, e := range file.Entries() {
+		if !names[e.Key] {
+			c.extra.Set(e)
+		}
+	}
+	c.version = DataVersion{Timestamp: c.now().UnixMilli()}
+	return c
+}
+
+// StorePath is the file Persist writes.
+func (c *Configuration) StorePath() string { return c.storePath }
+
+// Version returns the current data version.
+func (c *Configuration) Version() DataVersion {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.version
+}
+
+// View runs fn while no Update can change the registered configs.
+func (c *Configuration) View(fn func()) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	fn()
+}
+
+// PropertiesString is Configuration.getAllConfigsFormatString(): one
+// "key=value\n" line for every non-null field of every registered config
+// (a key two configs share appears once, with the later config's value),
+// then the extra entries of the file with their raw values. Java prints
+// them in Hashtable order; here the order is the configs' declaration order
+// and then the file's, and the body parses to the same properties.
+func (c *Configuration) PropertiesString() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.propertiesStringLocked()
+}
+
+func (c *Configuration) propertiesStringLocked() string {
+	var b strings.Builder
+	for _, kv := range c.itemsLocked() {
+		b.WriteString(kv.key)
+		b.WriteByte('=')
+		b.WriteString(kv.value)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// itemsLocked merges the configs' properties and the extra entries.
+func (c *Configuration) itemsLocked() []keyValue {
+	var items []keyValue
+	pos := make(map[string]int)
+	add := func(kv keyValue) {
+		if i, ok := pos[kv.key]; ok {
+			items[i] = kv
+			return
+		}
+		pos[kv.key] = len(items)
+		items = append(items, kv)
+	}
+	for _, obj := range c.objs {
+		for _, kv := range objectProperties(obj) {
+			add(kv)
+		}
+	}
+	for _, e := range c.extra.Entries() {
+		if _, ok := pos[e.Key]; !ok {
+			add(keyValue{e.Key, e.Value})
+		}
+	}
+	return items
+}
+
+// Update applies values the way UPDATE_BROKER_CONFIG / UPDATE_NAMESRV_CONFIG
+// do (Configuration.update): every registered config takes the keys it has
+// a field for, with Bind's rules; a key that is only an extra entry of the
+// file replaces that entry's value; any other key is ignored (and warned
+// about). The data version advances and, when there is a store path, the
+// file is rewritten. Checking the request against configBlackList is the
+// handler's job (see BrokerConfig.Blacklist). The warnings name the source
+// "update".
+func (c *Configuration) Update(values map[string]string) ([]Warning, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	props := PropertiesFromMap(values, updateSource)
+	var ws []Warning
+	for _, w := range Bind(props, c.objs...) {
+		if _, isExtra := c.extra.Get(w.Key); !isExtra {
+			ws = append(ws, w)
+		}
+	}
+	for _, e := range props.Entries() {
+		if _, ok := c.extra.Get(e.Key); ok {
+			c.extra.Set(e)
+		}
+	}
+	c.version = DataVersion{Timestamp: c.now().UnixMilli(), Counter: c.version.Counter + 1}
+	if c.storePath == "" {
+		return ws, nil
+	}
+	return ws, writePropertiesFile(c.storePath, c.itemsLocked())
+}
+
+// Persist rewrites the store path with every config item (Java's
+// Configuration.persist, called at the end of Update).
+func (c *Configuration) Persist() error {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.storePath == "" {
+		return nil
+	}
+	return writePropertiesFile(c.storePath, c.itemsLocked())
+}
+
+// updateSource names values that came from an update request.
+const updateSource = "update"

@@ -1,0 +1,29 @@
+// Package conf reads the configuration of the name server and the broker the
+// way Apache RocketMQ's Java startups do, so that an existing broker.conf,
+// namesrv.conf and the distribution's bin scripts keep working unchanged.
+//
+// The pieces, in the order a startup uses them:
+//
+//   - [ParseProperties] / [LoadPropertiesFile]: java.util.Properties.load,
+//     byte for byte (ISO-8859-1, separators, escapes, continuation lines),
+//     remembering the file and line of every key.
+//   - [BrokerConfig], [MessageStoreConfig], [NettyServerConfig],
+//     [NettyClientConfig], [NamesrvConfig]: one plain struct per Java class,
+//     with the Java key names in `prop` struct tags and Java 4.9.8's defaults
+//     from the Default... constructors. The machine-dependent defaults (host
+//     name, local address, CPU count, user.home, environment variables and
+//     JVM system properties) come from an [Env] passed in, never from globals.
+//   - [Bind]: MixAll.properties2Object, with Java's parsing rules and its habit
+//     of silently keeping the default when a value does not parse; unlike
+//     Java it returns [Warning]s naming file:line for what it ignored.
+//   - [PrintConfig], [Configuration.PropertiesString]: the -p/-m listings and
+//     the GET_BROKER_CONFIG / GET_NAMESRV_CONFIG body;
+//     [Configuration.Update] and [Configuration.Persist] for the update
+//     requests, which rewrite the -c file.
+//   - [ParseBrokerArgs], [ParseNamesrvArgs], [LoadBroker], [LoadNamesrv]: the
+//     commons-cli command lines and the post-processing of BrokerStartup and
+//     NamesrvStartup.
+//
+// Where this package deliberately differs from Java 4.9.8 the doc comment of
+// the identifier says so; the common theme is "same result, plus a warning".
+package conf

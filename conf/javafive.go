@@ -1,0 +1,96 @@
+package conf
+
+import "strings"
+
+// javaFiveOnlyKeys returns the keys that Java 5.3.3 binds into the class
+// named but rmqgo has no field for (pop consumption, the timer wheel,
+// RocksDB, compaction, metrics exporters, ACL 2.0 ...), so that a 5.x
+// broker.conf gets "not implemented" warnings for them instead of "unknown
+// key". AuthConfig's keys are listed under BrokerConfig because 5.x binds
+// broker.conf into AuthConfig alongside it. The names are the setters found
+// in the 5.3.3 classes.
+func javaFiveOnlyKeys(class string) []string {
+	switch class {
+	case "BrokerConfig":
+		return strings.Fields(`
+		accountStatsPrintZeroValues ackMessageThreadPoolNums
+		ackThreadPoolQueueCapacity allowRecallWhenBrokerNotWriteable
+		appendAckAsync appendCkAsync asyncSendEnable
+		broadcastOffsetExpireMaxSecond broadcastOffsetExpireSecond
+		brokerConfigPath brokerElectionPriority cgColdReadThreshold
+		checkSyncStateSetPeriod cleanOfflineBrokerInterval
+		coldCtrStrategyEnable commercialSizePerMsg configManagerVersion
+		consumerOffsetUpdateVersionStep controllerHeartBeatTimeoutMills
+		defaultMessageRequestMode defaultPopShareQueueNum
+		delayOffsetUpdateVersionStep enableBroadcastOffsetStore
+		enableFastChannelEventProcess enableNotifyAfterPopOrderLockRelease
+		enableNotifyBeforePopCalculateLag enablePopBatchAck
+		enablePopBufferMerge enablePopLog enablePopMessageThreshold
+		enableRetryTopicV2 enableSingleTopicRegister enableSkipLongAwaitingAck
+		estimateAccumulation forwardTimeout globalColdReadThreshold
+		inBrokerContainer initPopOffsetByCheckMsgInMem listenPort
+		loadBalancePollNameServerInterval loadBalanceProcessorThreadPoolNums
+		loadBalanceThreadPoolQueueCapacity lockInStrictMode maxPopPollingSize
+		metricGrpcExporterIntervalInMills metricGrpcExporterTimeOutInMills
+		metricLoggingExporterIntervalInMills metricsExporterType
+		metricsGrpcExporterHeader metricsGrpcExporterTarget metricsInDelta
+		metricsLabel metricsOtelCardinalityLimit metricsPromExporterHost
+		metricsPromExporterPort popCkMaxBufferSize popCkOffsetMaxQueueSize
+		popCkStayBufferTime popCkStayBufferTimeOut popConsumerFSServiceInit
+		popConsumerKVServiceEnable popConsumerKVServiceInit
+		popConsumerKVServiceLog popFromRetryProbability
+		popInflightMessageThreshold popLongPollingForceNotifyInterval
+		popPollingMapSize popPollingSize popResponseReturnActualRetryTopic
+		popReviveMaxAttemptTimes popReviveMaxReturnSizePerRead
+		printChannelGroups printChannelGroupsMinNum
+		realTimeNotifyConsumerChange recallMessageEnable
+		retrieveMessageFromPopRetryTopicV1 reviveAckWaitMs reviveInterval
+		reviveMaxSlow reviveQueueNum reviveScanTime serverLoadBalancerEnable
+		skipWhenCKRePutReachMaxTimes syncBrokerMemberGroupPeriod
+		syncBrokerMetadataPeriod syncControllerMetadataPeriod
+		transactionMetricFlushInterval usePIDColdCtrStrategy
+		useStaticSubscription waitTimeMillsInAckQueue
+		aclCacheExpiredSecond aclCacheMaxNum aclCacheRefreshSecond
+		authConfigPath authenticationEnabled authenticationMetadataProvider
+		authenticationProvider authenticationStrategy authenticationWhitelist
+		authorizationEnabled authorizationMetadataProvider
+		authorizationProvider authorizationStrategy authorizationWhitelist
+		clusterName configName initAuthenticationUser
+		innerClientAuthenticationCredentials migrateAuthFromV1Enabled
+		statefulAuthenticationCacheExpiredSecond
+		statefulAuthenticationCacheMaxNum
+		statefulAuthorizationCacheExpiredSecond
+		statefulAuthorizationCacheMaxNum userCacheExpiredSecond
+		userCacheMaxNum userCacheRefreshSecond`)
+	case "MessageStoreConfig":
+		return strings.Fields(`
+		accessMessageInMemoryHotRatio batchDispatchRequestThreadPoolNums
+		bottomMostCompressionTypeForConsumeQueueStore
+		cleanRocksDBDirtyCQIntervalMin cleanSwapedMapInterval
+		coldDataFlowControlEnable coldDataScanEnable
+		commitLogForceSwapMapInterval commitLogSwapMapInterval
+		commitLogSwapMapReserveFileNum compactionCqMappedFileSize
+		compactionMappedFileSize compactionScheduleInternal
+		compactionThreadNum correctLogicMinOffsetForceInterval
+		correctLogicMinOffsetSleepInterval dispatchCqCacheNum
+		dispatchCqThreads dispatchFromSenderThread enableAsyncReput
+		enableBuildConsumeQueueConcurrently enableCompaction enableRocksDBLog
+		logicQueueForceSwapMapInterval logicQueueSwapMapInterval
+		logicQueueSwapMapReserveFileNum logicalDiskSpaceCleanForciblyThreshold
+		mappedFileSwapEnable mapperFileSizeBatchConsumeQueue maxChecksumRange
+		maxConsumeQueueScan maxOffsetMapSize memTableFlushIntervalMs
+		putConsumeQueueDataByFileChannel realTimePersistRocksDBConfig
+		recheckReputOffsetFromCq replicasPerDiskPartition
+		rocksdbCQDoubleWriteEnable rocksdbCompressionType
+		rocksdbFlushWalFrequency rocksdbWalFileRollingThreshold
+		sampleCountThreshold sampleSteps searchBcqByCacheEnable
+		spinLockCollisionRetreatOptimalDegree statRocksDBCQIntervalSec
+		timerColdDataCheckIntervalMs timerCongestNumEachSlot
+		timerEnableCheckMetrics timerEnableRetryUntilSuccess
+		timerFlushIntervalMs timerGetMessageThreadNum timerInterceptDelayLevel
+		timerMetricSmallThreshold timerProgressLogIntervalMs
+		timerPutMessageThreadNum timerRollWindowSlot timerSkipUnknownError
+		timerStopEnqueue useABSLock`)
+	}
+	return nil
+}
