@@ -76,6 +76,11 @@ func TestJSONHeaderToleratesJavaAndGoPeers(t *testing.T) {
 		`{"code":1,"language":"COBOL"}`: func(t *testing.T, c *Command) {
 			assert.False(t, c.LanguageKnown)
 		},
+		// fastjson reads an enum from its ordinal too.
+		`{"code":1,"language":9}`: func(t *testing.T, c *Command) {
+			assert.True(t, c.LanguageKnown)
+			assert.Equal(t, LanguageGo, c.Language)
+		},
 	}
 	for header, check := range cases {
 		frame := binary.BigEndian.AppendUint32(nil, uint32(4+len(header)))

@@ -151,7 +151,7 @@ func readJSONHeaderField(it *jsoniter.Iterator, field string, c *Command) {
 		c.Version = readJSONInt32(it)
 	case "language":
 		if s, ok := readJSONScalar(it); ok {
-			c.Language, c.LanguageKnown = ParseLanguage(s)
+			c.Language, c.LanguageKnown = parseJSONLanguage(s)
 		}
 	case "remark":
 		if s, ok := readJSONScalar(it); ok {
@@ -162,6 +162,15 @@ func readJSONHeaderField(it *jsoniter.Iterator, field string, c *Command) {
 	default:
 		it.Skip()
 	}
+}
+
+// parseJSONLanguage reads the language as fastjson reads an enum: by name,
+// or by its ordinal when a number is sent.
+func parseJSONLanguage(s string) (LanguageCode, bool) {
+	if n, err := strconv.ParseUint(s, 10, 8); err == nil {
+		return LanguageCode(n), LanguageCode(n).Known()
+	}
+	return ParseLanguage(s)
 }
 
 // readJSONInt32 reads a number, or a string holding one, as fastjson
