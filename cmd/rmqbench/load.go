@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// loadFlags are the flags every subcommand shares.
+type loadFlags struct {
+	conns    int
+	inFlight int
+	duration time.Duration
+	count    int64
+	timeout  time.Duration
+	progress time.Duration
+}
+
+func (f *loadFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.conns, "c", 16, "connections (one remoting client each)")
+	fs.IntVar(&f.inFlight, "p", 1, "calls in flight per connection")
+	fs.DurationVar(&f.duration, "d", 20*time.Second, "how long to run (ignored when -count is set)")
+	fs.Int64Var(&f.count, "count", 0, "stop after this many requests")
+	fs.DurationVar(&f.timeout, "timeout", 3*time.Second, "timeout of one call")
+	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval")
+}
+
+func (f *loadFlags) validate() error {
+	if f.conns < 1 || f.inFlight < 1 {
+		return errors.New("-c and -p must be at least 1")
+	}
+	if f.count <= 0 && f.duration <= 0 {
+		return errors.New("give -d or -count")
+	}
+	return nil
+}
+
+// callFunc makes one request over c and returns the response code.
+type callFunc func(c *remoting.Client) (code int32, err error)
+
+// worker is one connection's share of the results; the reporter swaps its
+// interval histogram under mu.
+type worker struct {
+	mu    sync.Mutex
+	hist  histogram
+	codes map[int32]uint64
+	errs  uint64
+	last  error
+}
+
+func (w *worker) record(d time.Duration, code int32, err error) {
+	w.mu.Lock()
+	w.hist.record(d)
+	if err != nil {
+		w.errs++
+		w.last = err
+	} else {
+		w.codes[code]++
+	}
+	w.mu.Unlock()
+}
+
+// results accumulate what the reporter collected from the workers.
+type results struct {
+	hist    histogram
+	codes   map[int32]uint64
+	errs    uint64
+	lastErr error
+}
+
+// collect moves each worker's counts into interval and total.
+func collect(workers []*worker, interval, total *results) {
+	for _, w := range workers {
+		w.mu.Lock()
+		interval.hist.merge(&w.hist)
+		interval.errs += w.errs
+		for code, n := range w.codes {
+			interval.codes[code] += n
+		}
+		if w.last != nil {
+			interval.lastErr = w.last
+		}
+		w.hist.reset()
+		w.errs, w.last = 0, nil
+		clear(w.codes)
+		w.mu.Unlock()
+	}
+	total.hist.merge(&interval.hist)
+	total.errs += interval.errs
+	for code, n := range interval.codes {
+		total.codes[code] += n
+	}
+	if interval.lastErr != nil {
+		total.lastErr = interval.lastErr
+	}
+}
+
+func newResults() *results { return &results{codes: map[int32]uint64{}} }
+
+// runLoad runs call on f.conns connections with f.inFlight callers each
+// until the duration, the count or ctx ends, printing progress to out.
+func runLoad(ctx context.Context, f *loadFlags, call callFunc, out io.Writer) *results {
+	if f.count > 0 {
+		f.duration = 0
+	}
+	runCtx, cancel := ctx, context.CancelFunc(func() {})
+	if f.duration > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, f.duration)
+	}
+	defer cancel()
+	var issued atomic.Int64
+	workers := make([]*worker, f.conns)
+	var wg sync.WaitGroup
+	for i := range workers {
+		workers[i] = &worker{codes: map[int32]uint64{}}
+		client := remoting.NewClient(remoting.ClientOptions{})
+		defer client.Close()
+		for j := 0; j < f.inFlight; j++ {
+			wg.Add(1)
+			go func(w *worker) {
+				defer wg.Done()
+				for runCtx.Err() == nil && (f.count <= 0 || issued.Add(1) <= f.count) {
+					t0 := time.Now()
+					code, err := call(client)
+					w.record(time.Since(t0), code, err)
+				}
+			}(workers[i])
+		}
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	return report(workers, f.progress, done, out)
+}
+
+// report prints a progress line every interval until done, and returns
+// the totals.
+func report(workers []*worker, every time.Duration, done <-chan struct{}, out io.Writer) *results {
+	total := newResults()
+	start := time.Now()
+	last := start
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			collect(workers, newResults(), total)
+			total.hist.max = max(total.hist.max, 0)
+			printSummary(out, total, time.Since(start))
+			return total
+		case now := <-tick.C:
+			interval := newResults()
+			collect(workers, interval, total)
+			fmt.Fprintf(out, "[%6s] %s\n", now.Sub(start).Round(time.Second), line(interval, now.Sub(last)))
+			last = now
+		}
+	}
+}
+
+func line(r *results, elapsed time.Duration) string {
+	return fmt.Sprintf("requests %d  errors %d  %.1f req/s  p50 %s  p99 %s  p999 %s",
+		r.hist.total, r.failures(), float64(r.hist.total)/elapsed.Seconds(),
+		ms(r.hist.percentile(0.50)), ms(r.hist.percentile(0.99)), ms(r.hist.percentile(0.999)))
+}
+
+// failures counts transport errors and non-SUCCESS responses.
+func (r *results) failures() uint64 {
+	n := r.errs
+	for code, c := range r.codes {
+		if code != int32(remoting.Success) {
+			n += c
+		}
+	}
+	return n
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond)) }
+
+func printSummary(out io.Writer, r *results, elapsed time.Duration) {
+	fmt.Fprintf(out, "elapsed:        %s\n", elapsed.Round(time.Millisecond))
+	fmt.Fprintf(out, "total requests: %d\n", r.hist.total)
+	fmt.Fprintf(out, "errors:         %d\n", r.failures())
+	fmt.Fprintf(out, "throughput:     %.1f req/s\n", float64(r.hist.total)/elapsed.Seconds())
+	fmt.Fprintf(out, "latency:        p50 %s  p99 %s  p999 %s  max %s\n", ms(r.hist.percentile(0.50)),
+		ms(r.hist.percentile(0.99)), ms(r.hist.percentile(0.999)), ms(r.hist.max))
+	codes := make([]int32, 0, len(r.codes))
+	for code := range r.codes {
+		codes = append(codes, code)
+	}
+	sort.Slice(codes, func(i, j int) bool { return codes[i] < codes[j] })
+	for _, code := range codes {
+		fmt.Fprintf(out, "  response %s (%d): %d\n", remoting.ResponseCode(code), code, r.codes[code])
+	}
+	if r.errs > 0 {
+		fmt.Fprintf(out, "  transport errors: %d (last: %v)\n", r.errs, r.lastErr)
+	}
+}

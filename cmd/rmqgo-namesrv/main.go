@@ -1,0 +1,178 @@
+// Command rmqgo-namesrv is the name server. It takes the command line of
+// Apache RocketMQ's NamesrvStartup (-c file, -p, -h; -n is accepted and has
+// no effect, as in Java), logs to ${user.home}/logs/rocketmqlogs/namesrv.log
+// and prints the same boot line. bin/mqnamesrv execs it.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/logging"
+	"github.com/rmqgo/rmqgo/namesrv"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], conf.EnvFromOS(), os.Stdout, os.Stderr))
+}
+
+// run starts the name server and blocks until SIGTERM or SIGINT; it returns
+// the process's exit status, Java's for the same failures.
+func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
+	cl, err := conf.ParseNamesrvArgs(args)
+	if err != nil || cl.Help() {
+		fmt.Fprint(stdout, usageText(cl))
+		return exitStatus(err)
+	}
+	defaultRocketmqHome(&env)
+	cfg, warnings, err := conf.LoadNamesrv(cl, env)
+	if cl.PrintConfigItem() && cfg != nil {
+		_ = conf.PrintConfig(stdout, false, cfg.Objects()...)
+		return 0
+	}
+	if err == nil {
+		err = cfg.Validate()
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "WARN", w.String())
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitStatus(err)
+	}
+	return serve(cfg, warnings, env, stdout, stderr)
+}
+
+// serve runs the server until a signal asks it to stop.
+func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdout, stderr io.Writer) int {
+	log, closeLog, err := logging.New(logging.Options{Dir: logging.DefaultDir(env.UserHome()), Name: "namesrv"})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return -1
+	}
+	defer closeLog()
+	for _, w := range warnings {
+		log.Warn("config", zap.String("warning", w.String()))
+	}
+	for _, line := range conf.ConfigLines(false, cfg.Objects()...) {
+		log.Info(line)
+	}
+	ns, err := namesrv.New(options(cfg, log))
+	if err == nil {
+		err = ns.Start()
+	}
+	if err != nil {
+		log.Error("name server failed to start", zap.Error(err))
+		fmt.Fprintln(stderr, err)
+		return -1
+	}
+	fmt.Fprintln(stdout, ns.BootMessage())
+	log.Info(ns.BootMessage())
+	waitForSignal(log)
+	start := time.Now()
+	if err := ns.Close(); err != nil {
+		log.Warn("shutdown", zap.Error(err))
+	}
+	log.Info("Shutdown hook over, consuming total time(ms): " + strconv.FormatInt(time.Since(start).Milliseconds(), 10))
+	return 0
+}
+
+// options maps the Java configs onto the name server's options.
+func options(cfg *conf.NamesrvConfigs, log *zap.Logger) namesrv.Options {
+	n, s := cfg.Namesrv, cfg.NettyServer
+	o := namesrv.DefaultOptions()
+	host := s.BindAddress
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	o.ListenAddr = net.JoinHostPort(host, strconv.Itoa(int(s.ListenPort)))
+	o.KVConfigPath = n.KvConfigPath
+	o.OrderMessageEnable = n.OrderMessageEnable
+	o.ReturnOrderTopicConfigToBroker = n.ReturnOrderTopicConfigToBroker
+	o.EnableAllTopicList = n.EnableAllTopicList
+	o.EnableTopicList = n.EnableTopicList
+	o.NeedWaitForService = n.NeedWaitForService
+	o.WaitSecondsForService = int(n.WaitSecondsForService)
+	o.DeleteTopicWithBrokerRegistration = n.DeleteTopicWithBrokerRegistration
+	o.SupportActingMaster = n.SupportActingMaster
+	o.ConfigBlackList = n.ConfigBlackList
+	o.ClusterTest = n.ClusterTest
+	o.ProductEnvName = n.ProductEnvName
+	o.ClientRequestThreadPoolNums = int(n.ClientRequestThreadPoolNums)
+	o.ClientRequestThreadPoolQueueCapacity = int(n.ClientRequestThreadPoolQueueCapacity)
+	o.DefaultThreadPoolNums = int(n.DefaultThreadPoolNums)
+	o.DefaultThreadPoolQueueCapacity = int(n.DefaultThreadPoolQueueCapacity)
+	if n.ScanNotActiveBrokerInterval > 0 {
+		o.ScanNotActiveBrokerInterval = time.Duration(n.ScanNotActiveBrokerInterval) * time.Millisecond
+	}
+	o.Config = configSource{cfg.NewConfiguration()}
+	o.Logger = log
+	return o
+}
+
+// configSource serves GET/UPDATE_NAMESRV_CONFIG from the Java configs.
+type configSource struct{ c *conf.Configuration }
+
+func (s configSource) PropertiesText() string { return s.c.PropertiesString() }
+
+func (s configSource) Update(props map[string]string) error {
+	_, err := s.c.Update(props)
+	return err
+}
+
+// defaultRocketmqHome sets ROCKETMQ_HOME to the binary's distribution
+// directory (the parent of bin/) when neither the variable nor
+// -Drocketmq.home.dir is set, where Java would refuse to start: the bin
+// scripts always set it, and running the binary alone should still work.
+func defaultRocketmqHome(env *conf.Env) {
+	if _, ok := env.Var("ROCKETMQ_HOME"); ok {
+		return
+	}
+	if _, ok := env.SysProp("rocketmq.home.dir"); ok {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	if env.Vars == nil {
+		env.Vars = map[string]string{}
+	}
+	env.Vars["ROCKETMQ_HOME"] = filepath.Dir(filepath.Dir(exe))
+}
+
+func waitForSignal(log *zap.Logger) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	s := <-sig
+	log.Info("Shutdown hook was invoked, signal " + s.String())
+}
+
+func usageText(cl *conf.CommandLine) string {
+	if cl == nil {
+		cl, _ = conf.ParseNamesrvArgs(nil)
+	}
+	return cl.Usage()
+}
+
+// exitStatus is Java's exit status for err, as a process exit code.
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, conf.ErrUsage) {
+		return 1
+	}
+	return conf.ExitCode(err) & 0xff
+}

@@ -1,0 +1,424 @@
+package protocol
+
+import (
+	"sort"
+)
+
+// QueueData is one broker's queues of a topic.
+//
+// JSON (wire format: do not change):
+//
+//	{"brokerName":"broker-a","perm":6,"readQueueNums":4,"topicSysFlag":0,"writeQueueNums":4}
+type QueueData struct {
+	BrokerName     string
+	ReadQueueNums  int32
+	WriteQueueNums int32
+	Perm           int32
+	TopicSysFlag   int32
+}
+
+func (q *QueueData) appendJSON(dst []byte, st Style) []byte {
+	dst = append(dst, '{')
+	if q.BrokerName != "" {
+		dst = appendStringField(dst, "brokerName", q.BrokerName, st)
+	}
+	dst = appendIntField(dst, "perm", int64(q.Perm), st)
+	dst = appendIntField(dst, "readQueueNums", int64(q.ReadQueueNums), st)
+	dst = appendIntField(dst, "topicSysFlag", int64(q.TopicSysFlag), st)
+	dst = appendIntField(dst, "writeQueueNums", int64(q.WriteQueueNums), st)
+	return append(dst, '}')
+}
+
+func readQueueData(r *jsonReader) (QueueData, error) {
+	var q QueueData
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "brokername":
+			q.BrokerName, err = r.str()
+		case "readqueuenums":
+			q.ReadQueueNums, err = r.int()
+		case "writequeuenums":
+			q.WriteQueueNums, err = r.int()
+		case "perm":
+			q.Perm, err = r.int()
+		case "topicsysflag":
+			q.TopicSysFlag, err = r.int()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return q, err
+}
+
+// BrokerAddr is one entry of BrokerData.brokerAddrs: brokerId -> address.
+type BrokerAddr struct {
+	ID   int64
+	Addr string
+}
+
+// BrokerAddrs is Java's HashMap<Long, String> brokerAddrs kept sorted by
+// id: id 0 is the master, 1.. the slaves.
+type BrokerAddrs []BrokerAddr
+
+// Get returns the address of id.
+func (a BrokerAddrs) Get(id int64) (string, bool) {
+	for _, e := range a {
+		if e.ID == id {
+			return e.Addr, true
+		}
+	}
+	return "", false
+}
+
+// Set puts id -> addr, keeping the order, and returns the previous
+// address of id ("" when there was none).
+func (a *BrokerAddrs) Set(id int64, addr string) string {
+	i := sort.Search(len(*a), func(i int) bool { return (*a)[i].ID >= id })
+	if i < len(*a) && (*a)[i].ID == id {
+		prev := (*a)[i].Addr
+		(*a)[i].Addr = addr
+		return prev
+	}
+	*a = append(*a, BrokerAddr{})
+	copy((*a)[i+1:], (*a)[i:])
+	(*a)[i] = BrokerAddr{ID: id, Addr: addr}
+	return ""
+}
+
+// RemoveIf deletes the entries remove reports true for, and reports whether
+// any was deleted.
+func (a *BrokerAddrs) RemoveIf(remove func(BrokerAddr) bool) bool {
+	out := (*a)[:0]
+	for _, e := range *a {
+		if !remove(e) {
+			out = append(out, e)
+		}
+	}
+	removed := len(out) != len(*a)
+	*a = out
+	return removed
+}
+
+// MinID returns the smallest broker id; ok is false when empty.
+func (a BrokerAddrs) MinID() (id int64, ok bool) {
+	if len(a) == 0 {
+		return 0, false
+	}
+	return a[0].ID, true
+}
+
+// Clone returns an independent copy.
+func (a BrokerAddrs) Clone() BrokerAddrs {
+	if a == nil {
+		return nil
+	}
+	return append(BrokerAddrs(make([]BrokerAddr, 0, len(a))), a...)
+}
+
+func (a BrokerAddrs) appendJSON(dst []byte, st Style) []byte {
+	dst = append(dst, '{')
+	for _, e := range a {
+		dst = appendString(appendIntKey(dst, e.ID, st), e.Addr, st)
+	}
+	return append(dst, '}')
+}
+
+func readBrokerAddrs(r *jsonReader) (BrokerAddrs, error) {
+	if r.null() {
+		return nil, nil
+	}
+	a := BrokerAddrs{}
+	err := r.object(func(key string) error {
+		id, err := r.parseLong(key)
+		if err != nil {
+			return err
+		}
+		addr, err := r.str()
+		a.Set(id, addr)
+		return err
+	})
+	return a, err
+}
+
+// BrokerData is a broker group: one name, its master and slaves.
+//
+// JSON (wire format: do not change), 5.x form (4.9.8 has no
+// enableActingMaster; its readers ignore it):
+//
+//	{"brokerAddrs":{0:"10.0.0.1:10911"},"brokerName":"broker-a","cluster":"DefaultCluster","enableActingMaster":false}
+//
+// zoneName is written only when set, as Java omits null.
+type BrokerData struct {
+	Cluster            string
+	BrokerName         string
+	BrokerAddrs        BrokerAddrs
+	ZoneName           string
+	EnableActingMaster bool
+}
+
+// Clone returns a copy with its own address list.
+func (b *BrokerData) Clone() BrokerData {
+	c := *b
+	c.BrokerAddrs = b.BrokerAddrs.Clone()
+	return c
+}
+
+func (b *BrokerData) appendJSON(dst []byte, st Style) []byte {
+	dst = append(dst, '{')
+	if b.BrokerAddrs != nil {
+		dst = b.BrokerAddrs.appendJSON(appendField(dst, "brokerAddrs"), st)
+	}
+	if b.BrokerName != "" {
+		dst = appendStringField(dst, "brokerName", b.BrokerName, st)
+	}
+	if b.Cluster != "" {
+		dst = appendStringField(dst, "cluster", b.Cluster, st)
+	}
+	dst = appendBoolField(dst, "enableActingMaster", b.EnableActingMaster)
+	if b.ZoneName != "" {
+		dst = appendStringField(dst, "zoneName", b.ZoneName, st)
+	}
+	return append(dst, '}')
+}
+
+func readBrokerData(r *jsonReader) (BrokerData, error) {
+	var b BrokerData
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "cluster":
+			b.Cluster, err = r.str()
+		case "brokername":
+			b.BrokerName, err = r.str()
+		case "brokeraddrs":
+			b.BrokerAddrs, err = readBrokerAddrs(r)
+		case "zonename":
+			b.ZoneName, err = r.str()
+		case "enableactingmaster":
+			b.EnableActingMaster, err = r.bool()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return b, err
+}
+
+// TopicQueueMappingInfo is a 5.x static-topic mapping of one broker.
+//
+// JSON (wire format: do not change):
+//
+//	{"bname":"broker-a","currIdMap":{0:0},"dirty":false,"epoch":1,"scope":"__global__","topic":"T","totalQueues":8}
+type TopicQueueMappingInfo struct {
+	Topic       string
+	Scope       string
+	TotalQueues int32
+	Bname       string
+	Epoch       int64
+	Dirty       bool
+	CurrIDMap   map[int32]int32
+}
+
+// MetadataScopeGlobal is the default scope of a mapping.
+const MetadataScopeGlobal = "__global__"
+
+func (m *TopicQueueMappingInfo) appendJSON(dst []byte, st Style) []byte {
+	dst = append(dst, '{')
+	if m.Bname != "" {
+		dst = appendStringField(dst, "bname", m.Bname, st)
+	}
+	if m.CurrIDMap != nil {
+		dst = appendIntIntMap(appendField(dst, "currIdMap"), m.CurrIDMap, st)
+	}
+	dst = appendBoolField(dst, "dirty", m.Dirty)
+	dst = appendIntField(dst, "epoch", m.Epoch, st)
+	if m.Scope != "" {
+		dst = appendStringField(dst, "scope", m.Scope, st)
+	}
+	if m.Topic != "" {
+		dst = appendStringField(dst, "topic", m.Topic, st)
+	}
+	dst = appendIntField(dst, "totalQueues", int64(m.TotalQueues), st)
+	return append(dst, '}')
+}
+
+func appendIntIntMap(dst []byte, m map[int32]int32, st Style) []byte {
+	keys := make([]int32, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	dst = append(dst, '{')
+	for _, k := range keys {
+		dst = appendLong(appendIntKey(dst, int64(k), st), int64(m[k]), st)
+	}
+	return append(dst, '}')
+}
+
+func readMappingInfo(r *jsonReader) (TopicQueueMappingInfo, error) {
+	m := TopicQueueMappingInfo{Scope: MetadataScopeGlobal, CurrIDMap: map[int32]int32{}}
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "topic":
+			m.Topic, err = r.str()
+		case "scope":
+			m.Scope, err = r.str()
+		case "totalqueues":
+			m.TotalQueues, err = r.int()
+		case "bname":
+			m.Bname, err = r.str()
+		case "epoch":
+			m.Epoch, err = r.long()
+		case "dirty":
+			m.Dirty, err = r.bool()
+		case "curridmap":
+			m.CurrIDMap, err = readIntIntMap(r)
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return m, err
+}
+
+func readIntIntMap(r *jsonReader) (map[int32]int32, error) {
+	if r.null() {
+		return nil, nil
+	}
+	m := map[int32]int32{}
+	err := r.object(func(key string) error {
+		k, err := r.parseLong(key)
+		if err != nil {
+			return err
+		}
+		v, err := r.int()
+		m[int32(k)] = v
+		return err
+	})
+	return m, err
+}
+
+// TopicRouteData is the body of GET_ROUTEINFO_BY_TOPIC (and the request
+// body of 5.x REGISTER_TOPIC_IN_NAMESRV).
+//
+// JSON (wire format: do not change), Standard style:
+//
+//	{"brokerDatas":[{"brokerAddrs":{"0":"10.0.0.1:10911"},"brokerName":"broker-a","cluster":"DefaultCluster","enableActingMaster":false}],
+//	 "filterServerTable":{},"queueDatas":[{"brokerName":"broker-a","perm":6,"readQueueNums":4,"topicSysFlag":0,"writeQueueNums":4}]}
+//
+// queueDatas, brokerDatas and filterServerTable are always written
+// (Java's constructor makes them empty); orderTopicConf and
+// topicQueueMappingByBroker only when set.
+type TopicRouteData struct {
+	OrderTopicConf            string
+	QueueDatas                []QueueData
+	BrokerDatas               []BrokerData
+	FilterServerTable         map[string][]string
+	TopicQueueMappingByBroker map[string]TopicQueueMappingInfo
+}
+
+// AppendJSON appends the route in style st.
+func (t *TopicRouteData) AppendJSON(dst []byte, st Style) []byte {
+	dst = append(dst, '{')
+	dst = append(appendField(dst, "brokerDatas"), '[')
+	for i := range t.BrokerDatas {
+		dst = t.BrokerDatas[i].appendJSON(comma(dst), st)
+	}
+	dst = append(dst, ']')
+	dst = appendFilterServers(appendField(dst, "filterServerTable"), t.FilterServerTable, st)
+	if t.OrderTopicConf != "" {
+		dst = appendStringField(dst, "orderTopicConf", t.OrderTopicConf, st)
+	}
+	dst = append(appendField(dst, "queueDatas"), '[')
+	for i := range t.QueueDatas {
+		dst = t.QueueDatas[i].appendJSON(comma(dst), st)
+	}
+	dst = append(dst, ']')
+	if t.TopicQueueMappingByBroker != nil {
+		dst = append(appendField(dst, "topicQueueMappingByBroker"), '{')
+		for _, k := range sortedKeys(t.TopicQueueMappingByBroker) {
+			m := t.TopicQueueMappingByBroker[k]
+			dst = m.appendJSON(appendStringKey(dst, k, st), st)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// appendFilterServers writes brokerAddr -> [filter servers], skipping nil
+// lists as fastjson skips null map values.
+func appendFilterServers(dst []byte, m map[string][]string, st Style) []byte {
+	dst = append(dst, '{')
+	for _, k := range sortedKeys(m) {
+		if m[k] != nil {
+			dst = appendStringArray(appendStringKey(dst, k, st), m[k], st)
+		}
+	}
+	return append(dst, '}')
+}
+
+// DecodeTopicRouteData parses a route in either style.
+func DecodeTopicRouteData(data []byte) (*TopicRouteData, error) {
+	t := &TopicRouteData{QueueDatas: []QueueData{}, BrokerDatas: []BrokerData{}, FilterServerTable: map[string][]string{}}
+	err := decodeJSON(data, func(r *jsonReader) error {
+		return r.object(func(key string) error { return t.readProperty(r, key) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *TopicRouteData) readProperty(r *jsonReader, key string) (err error) {
+	switch property(key) {
+	case "ordertopicconf":
+		t.OrderTopicConf, err = r.str()
+	case "queuedatas":
+		t.QueueDatas, err = readList(r, readQueueData)
+	case "brokerdatas":
+		t.BrokerDatas, err = readList(r, readBrokerData)
+	case "filterservertable":
+		t.FilterServerTable, err = readStringListMap(r)
+	case "topicqueuemappingbybroker":
+		t.TopicQueueMappingByBroker, err = readMap(r, readMappingInfo)
+	default:
+		err = r.skip()
+	}
+	return err
+}
+
+// readList reads an array of objects; null gives nil.
+func readList[T any](r *jsonReader, one func(*jsonReader) (T, error)) ([]T, error) {
+	if r.null() {
+		return nil, nil
+	}
+	list := []T{}
+	err := r.array(func() error {
+		v, err := one(r)
+		list = append(list, v)
+		return err
+	})
+	return list, err
+}
+
+// readMap reads an object of objects keyed by strings; null gives nil,
+// and null values are skipped.
+func readMap[T any](r *jsonReader, one func(*jsonReader) (T, error)) (map[string]T, error) {
+	if r.null() {
+		return nil, nil
+	}
+	m := map[string]T{}
+	err := r.object(func(key string) error {
+		if r.null() {
+			return nil
+		}
+		v, err := one(r)
+		m[key] = v
+		return err
+	})
+	return m, err
+}
+
+func readStringListMap(r *jsonReader) (map[string][]string, error) {
+	return readMap(r, func(r *jsonReader) ([]string, error) { return r.stringList() })
+}

@@ -1,0 +1,191 @@
+package protocol
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// TopicFilterType is the enum TopicFilterType, written by name.
+type TopicFilterType string
+
+// Topic filter types (wire values: do not change).
+const (
+	SingleTag TopicFilterType = "SINGLE_TAG"
+	MultiTag  TopicFilterType = "MULTI_TAG"
+)
+
+// Java's TopicConfig defaults.
+const (
+	DefaultReadQueueNums  int32 = 16
+	DefaultWriteQueueNums int32 = 16
+	DefaultPerm                 = PermRead | PermWrite
+)
+
+// TopicConfig is one topic of a broker.
+//
+// JSON (wire format: do not change):
+//
+//	4.9.8: {"order":false,"perm":6,"readQueueNums":4,"topicFilterType":"SINGLE_TAG","topicName":"T","topicSysFlag":0,"writeQueueNums":4}
+//	5.x:   {"attributes":{},"order":false,"perm":6,...}
+//
+// Attributes is written when non-nil, so a nil map gives the 4.9.8 form
+// and an empty one the 5.x form.
+type TopicConfig struct {
+	TopicName       string
+	ReadQueueNums   int32
+	WriteQueueNums  int32
+	Perm            int32
+	TopicFilterType TopicFilterType
+	TopicSysFlag    int32
+	Order           bool
+	Attributes      map[string]string
+}
+
+// NewTopicConfig returns a config with Java's field initializers: 16 read
+// and write queues, perm RW, SINGLE_TAG.
+func NewTopicConfig(name string) TopicConfig {
+	return TopicConfig{TopicName: name, ReadQueueNums: DefaultReadQueueNums,
+		WriteQueueNums: DefaultWriteQueueNums, Perm: DefaultPerm, TopicFilterType: SingleTag}
+}
+
+// AppendJSON appends the fastjson form.
+func (c *TopicConfig) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	if c.Attributes != nil {
+		dst = appendStringMap(appendField(dst, "attributes"), c.Attributes, Fastjson)
+	}
+	dst = appendBoolField(dst, "order", c.Order)
+	dst = appendIntField(dst, "perm", int64(c.Perm), Fastjson)
+	dst = appendIntField(dst, "readQueueNums", int64(c.ReadQueueNums), Fastjson)
+	if c.TopicFilterType != "" {
+		dst = appendStringField(dst, "topicFilterType", string(c.TopicFilterType), Fastjson)
+	}
+	if c.TopicName != "" {
+		dst = appendStringField(dst, "topicName", c.TopicName, Fastjson)
+	}
+	dst = appendIntField(dst, "topicSysFlag", int64(c.TopicSysFlag), Fastjson)
+	dst = appendIntField(dst, "writeQueueNums", int64(c.WriteQueueNums), Fastjson)
+	return append(dst, '}')
+}
+
+// readTopicConfig reads a TopicConfig object, starting from Java's
+// defaults for absent properties.
+func readTopicConfig(r *jsonReader) (TopicConfig, error) {
+	c := NewTopicConfig("")
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "topicname":
+			c.TopicName, err = r.str()
+		case "readqueuenums":
+			c.ReadQueueNums, err = r.int()
+		case "writequeuenums":
+			c.WriteQueueNums, err = r.int()
+		case "perm":
+			c.Perm, err = r.int()
+		case "topicfiltertype":
+			c.TopicFilterType, err = readFilterType(r)
+		case "topicsysflag":
+			c.TopicSysFlag, err = r.int()
+		case "order":
+			c.Order, err = r.bool()
+		case "attributes":
+			c.Attributes, err = r.stringMap()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return c, err
+}
+
+// readFilterType reads the enum by name or by ordinal, as fastjson does.
+func readFilterType(r *jsonReader) (TopicFilterType, error) {
+	s, err := r.str()
+	switch {
+	case err != nil:
+		return "", err
+	case s == "0":
+		return SingleTag, nil
+	case s == "1":
+		return MultiTag, nil
+	}
+	return TopicFilterType(s), nil
+}
+
+// AppendLine appends TopicConfig.encode(), the form used inside the
+// compressed REGISTER_BROKER body:
+//
+//	4.9.8: "name readQueueNums writeQueueNums perm topicFilterType"
+//	5.x:   the same + " " + attributes JSON (the space even when nil)
+//
+// topicSysFlag and order are not carried (a decoder reads them as 0).
+func (c *TopicConfig) AppendLine(dst []byte, v5 bool) []byte {
+	dst = append(dst, c.TopicName...)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(c.ReadQueueNums), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(c.WriteQueueNums), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(c.Perm), 10)
+	dst = append(dst, ' ')
+	dst = append(dst, c.filterType()...)
+	if v5 {
+		dst = append(dst, ' ')
+		if c.Attributes != nil {
+			dst = appendStringMap(dst, c.Attributes, Fastjson)
+		}
+	}
+	return dst
+}
+
+func (c *TopicConfig) filterType() string {
+	if c.TopicFilterType == "" {
+		return string(SingleTag)
+	}
+	return string(c.TopicFilterType)
+}
+
+// ParseTopicConfigLine decodes AppendLine's form as TopicConfig.decode
+// (5.x) does: at least five space-separated fields; an attributes field
+// that does not parse is ignored, as Java ignores it.
+func ParseTopicConfigLine(line string) (TopicConfig, error) {
+	parts := javaSplitSpace(line)
+	if len(parts) < 5 {
+		return TopicConfig{}, fmt.Errorf("%w: topic config %q has %d fields", ErrMalformedBody, line, len(parts))
+	}
+	c := NewTopicConfig(parts[0])
+	nums := []*int32{&c.ReadQueueNums, &c.WriteQueueNums, &c.Perm}
+	for i, p := range nums {
+		n, err := strconv.ParseInt(parts[i+1], 10, 32)
+		if err != nil {
+			return TopicConfig{}, fmt.Errorf("%w: topic config %q: %v", ErrMalformedBody, line, err)
+		}
+		*p = int32(n)
+	}
+	if parts[4] != string(SingleTag) && parts[4] != string(MultiTag) {
+		return TopicConfig{}, fmt.Errorf("%w: topic config %q: filter type %q", ErrMalformedBody, line, parts[4])
+	}
+	c.TopicFilterType = TopicFilterType(parts[4])
+	if len(parts) >= 6 {
+		var attrs map[string]string
+		err := decodeJSON([]byte(parts[5]), func(r *jsonReader) (err error) {
+			attrs, err = r.stringMap()
+			return err
+		})
+		if err == nil {
+			c.Attributes = attrs
+		}
+	}
+	return c, nil
+}
+
+// javaSplitSpace is Java's String.split(" "): empty fields between
+// separators are kept, trailing empty fields dropped.
+func javaSplitSpace(s string) []string {
+	parts := strings.Split(s, " ")
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
