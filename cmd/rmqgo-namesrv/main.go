@@ -37,15 +37,15 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 	}
 	defaultRocketmqHome(&env)
 	cfg, warnings, err := conf.LoadNamesrv(cl, env)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "WARN", w.String())
+	}
 	if cl.PrintConfigItem() && cfg != nil {
 		_ = conf.PrintConfig(stdout, false, cfg.Objects()...)
 		return 0
 	}
 	if err == nil {
 		err = cfg.Validate()
-	}
-	for _, w := range warnings {
-		fmt.Fprintln(stderr, "WARN", w.String())
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)

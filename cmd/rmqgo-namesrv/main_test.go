@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rmqgo/rmqgo/conf"
+)
+
+func testEnv(home string) conf.Env {
+	return conf.Env{Vars: map[string]string{"ROCKETMQ_HOME": home}, SysProps: map[string]string{"user.home": home},
+		HostName: "host", LocalAddress: "127.0.0.1", NumCPU: 2}
+}
+
+func TestPrintConfigItems(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, "namesrv.properties")
+	require.NoError(t, os.WriteFile(file, []byte("listenPort=19999\norderMessageEnable=true\n"), 0o644))
+	var out, errOut bytes.Buffer
+	code := run([]string{"-c", file, "-p"}, testEnv(home), &out, &errOut)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out.String(), "listenPort=19999\n")
+	assert.Contains(t, out.String(), "orderMessageEnable=true\n")
+	assert.Contains(t, out.String(), "kvConfigPath="+filepath.Join(home, "namesrv", "kvConfig.json")+"\n")
+}
+
+func TestUnknownOptionPrintsUsageAndExitsOne(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 1, run([]string{"-x"}, testEnv(t.TempDir()), &out, &errOut))
+	assert.Contains(t, out.String(), "usage: mqnamesrv")
+}
+
+func TestBadConfigLineIsReportedWithFileAndLine(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, "namesrv.properties")
+	require.NoError(t, os.WriteFile(file, []byte("# test\nlistenPort=1024*9\n"), 0o644))
+	var out, errOut bytes.Buffer
+	code := run([]string{"-c", file, "-p"}, testEnv(home), &out, &errOut)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out.String(), "listenPort=9876\n", "a value Java cannot parse leaves the default")
+	assert.Contains(t, errOut.String(), file+":2")
+	assert.Contains(t, errOut.String(), "listenPort")
+}
