@@ -1,0 +1,375 @@
+#!/bin/sh
+# Starts and stops a name server and two brokers on loopback for the compat
+# suite (POSIX sh).
+#
+#   sh compat/ref-servers.sh start [4|5]   # 4: Java servers 4.9.7 (default), 5: 5.3.3
+#   sh compat/ref-servers.sh stop
+#   sh compat/ref-servers.sh status
+#
+# Which implementation runs each server:
+#   NAMESRV_IMPL=java|go   go runs $RMQGO_NAMESRV_BIN -c <namesrv.properties>
+#   BROKER_IMPL=java|go    go runs $RMQGO_BROKER_BIN -c <broker.conf>
+# The Java servers come from Maven Central (compat/reference/pom.xml). Maven
+# Central has no rocketmq-namesrv/-broker 4.9.8, so the 4.x line is 4.9.7.
+#
+# Ports: NAMESRV_PORT (19876), BROKER_PORT (20911), BROKER_B_PORT (21911) are
+# the first choices; a port that is taken moves on by 10 until one is free
+# (a broker needs listenPort-2, listenPort and listenPort+1).
+#
+# bindAddress=127.0.0.1 keeps the 5.x servers on loopback; 4.9.7 has no such
+# key (it ignores it) and binds every interface, as does the 5.x broker's HA
+# port. The brokers advertise brokerIP1=127.0.0.1.
+#
+# Everything lives in RUN_DIR (compat/target/run), wiped on start: one dir per
+# server, used as that server's user.home (logs/rocketmqlogs, store/,
+# namesrv/kvConfig.json), plus env.sh with the addresses for the tests:
+#   . compat/target/run/env.sh
+#
+# broker-a is the broker the tests use; broker-b (same cluster) exists to be
+# stopped by the unregister test (its pid is BROKER_B_PID). COMPAT_BROKER_B=0
+# leaves it out. The brokers start side by side once the name server is up.
+#
+# Other knobs: BOOT_TIMEOUT (seconds per server, 180), MVN (mvn),
+# REF_VERSION_4 (4.9.7), REF_VERSION_5 (5.3.3),
+# NAMESRV_JAVA_HEAP (-Xms128m -Xmx256m), BROKER_JAVA_HEAP (-Xms256m -Xmx512m).
+
+set -u
+
+COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run}
+CP_DIR=$COMPAT_DIR/target/cp
+MVN=${MVN:-mvn}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+NAMESRV_IMPL=${NAMESRV_IMPL:-java}
+BROKER_IMPL=${BROKER_IMPL:-java}
+COMPAT_BROKER_B=${COMPAT_BROKER_B:-1}
+CLUSTER_NAME=${CLUSTER_NAME:-DefaultCluster}
+NAMESRV_JAVA_HEAP=${NAMESRV_JAVA_HEAP:--Xms128m -Xmx256m}
+BROKER_JAVA_HEAP=${BROKER_JAVA_HEAP:--Xms256m -Xmx512m -XX:MaxDirectMemorySize=512m}
+
+# Java 17 closes java.base to reflection. The 4.9.7 store's MappedFile.clean()
+# calls DirectByteBuffer.attachment()/cleaner() and jdk.internal.ref.Cleaner
+# .clean() reflectively; without these two flags the broker's shutdown hook
+# dies with InaccessibleObjectException before it unregisters from the name
+# server (found by running it). 5.3.3 needs none (it uses
+# Unsafe.invokeCleaner on Java 9+). REF_JAVA_FLAGS overrides them.
+JAVA17_OPENS_4=${REF_JAVA_FLAGS-"--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED"}
+JAVA17_OPENS_5=${REF_JAVA_FLAGS-""}
+
+log() { echo "ref-servers: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# port_in_use PORT: true when a local TCP socket other than a TIME_WAIT one
+# (state 06, which SO_REUSEADDR binds over) has PORT as its local port
+# (Linux /proc); else a connect probe with bash; else assumes free.
+port_in_use() {
+  hex=$(printf '%04X' "$1")
+  if [ -r /proc/net/tcp ]; then
+    cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+      awk -v h=":$hex" 'substr($2, length($2) - 4) == h && $4 != "06" { found = 1 } END { exit !found }'
+    return $?
+  fi
+  if command -v bash >/dev/null 2>&1; then
+    bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+    return $?
+  fi
+  return 1
+}
+
+# free_port FIRST SPAN...: the first of FIRST, FIRST+10, ... such that
+# FIRST+d is free for every offset d given.
+free_port() {
+  p=$1; shift
+  tries=0
+  while [ $tries -lt 200 ]; do
+    ok=1
+    for d in "$@"; do
+      if port_in_use $((p + d)); then ok=0; break; fi
+    done
+    if [ $ok = 1 ]; then echo "$p"; return 0; fi
+    p=$((p + 10)); tries=$((tries + 1))
+  done
+  return 1
+}
+
+# pick VAR FIRST OFFSET...: sets VAR to a port P found by free_port that
+# also clashes with no port picked earlier in this run.
+PICKED=""
+pick() {
+  var=$1 first=$2; shift 2
+  p=$first
+  while :; do
+    p=$(free_port "$p" "$@") || die "no free port near $first"
+    clash=0
+    for d in "$@"; do
+      for q in $PICKED; do [ $((p + d)) = "$q" ] && clash=1; done
+    done
+    [ $clash = 0 ] && break
+    p=$((p + 10))
+  done
+  for d in "$@"; do PICKED="$PICKED $((p + d))"; done
+  eval "$var=$p"
+}
+
+# server_classpath VERSION: prints the path of the cached classpath file.
+server_classpath() {
+  version=$1
+  cpfile=$CP_DIR/servers-$version.cp
+  mkdir -p "$CP_DIR"
+  if [ ! -s "$cpfile" ] || [ "$COMPAT_DIR/reference/pom.xml" -nt "$cpfile" ]; then
+    log "resolving rocketmq-namesrv and rocketmq-broker $version from Maven Central"
+    "$MVN" -q -B -Dstyle.color=never -f "$COMPAT_DIR/reference/pom.xml" -Drmq.server.version="$version" \
+      dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$cpfile.tmp" >&2 ||
+      die "mvn could not resolve the $version servers"
+    mv "$cpfile.tmp" "$cpfile"
+  fi
+  echo "$cpfile"
+}
+
+# wait_boot NAME PID LOGFILE PATTERN: polls LOGFILE for PATTERN until
+# BOOT_TIMEOUT; fails early when the process dies.
+wait_boot() {
+  name=$1 pid=$2 file=$3 pattern=$4
+  deadline=$(( $(date +%s) + BOOT_TIMEOUT ))
+  while :; do
+    if grep -q "$pattern" "$file" 2>/dev/null; then
+      log "$name up (pid $pid): $(grep "$pattern" "$file" | head -1)"
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      log "$name (pid $pid) exited before booting; last output:"
+      tail -40 "$file" >&2
+      return 1
+    fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      log "$name did not print '$pattern' within ${BOOT_TIMEOUT}s; last output:"
+      tail -40 "$file" >&2
+      return 1
+    fi
+    sleep 0.3
+  done
+}
+
+# spawn DIR CMD...: runs CMD in the background with cwd DIR, output to
+# DIR/stdout.log, pid to DIR/pid.
+spawn() {
+  dir=$1; shift
+  (cd "$dir" && exec "$@" >"$dir/stdout.log" 2>&1 </dev/null) &
+  echo "$!" >"$dir/pid"
+}
+
+# launch NAME DIR LOGPATTERN CMD...: spawn, then wait for the boot line.
+launch() {
+  name=$1 dir=$2 pattern=$3; shift 3
+  spawn "$dir" "$@"
+  wait_boot "$name" "$(cat "$dir/pid")" "$dir/stdout.log" "$pattern"
+}
+
+start_namesrv() {
+  dir=$RUN_DIR/namesrv
+  mkdir -p "$dir"
+  cat >"$dir/namesrv.properties" <<EOF
+listenPort=$NAMESRV_PORT
+bindAddress=127.0.0.1
+EOF
+  case $NAMESRV_IMPL in
+    java)
+      cp=$(cat "$SERVER_CP")
+      logcfg=""
+      [ "$LINE" = 5 ] && logcfg="-Drmq.logback.configurationFile=rmq.namesrv.logback.xml"
+      # shellcheck disable=SC2086
+      launch namesrv "$dir" "The Name Server boot success" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
+        java $NAMESRV_JAVA_HEAP $JAVA_FLAGS -Duser.home="$dir" $logcfg \
+        -cp "$cp" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.properties"
+      ;;
+    go)
+      launch namesrv "$dir" "The Name Server boot success" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" \
+        "$RMQGO_NAMESRV_BIN" -c "$dir/namesrv.properties"
+      ;;
+  esac
+}
+
+# start_broker NAME PORT: spawns the broker; wait_broker NAME waits for it.
+start_broker() {
+  bname=$1 bport=$2
+  dir=$RUN_DIR/$bname
+  mkdir -p "$dir"
+  cat >"$dir/broker.conf" <<EOF
+brokerClusterName=$CLUSTER_NAME
+brokerName=$bname
+brokerId=0
+brokerRole=ASYNC_MASTER
+flushDiskType=ASYNC_FLUSH
+deleteWhen=04
+fileReservedTime=48
+brokerIP1=127.0.0.1
+bindAddress=127.0.0.1
+listenPort=$bport
+namesrvAddr=127.0.0.1:$NAMESRV_PORT
+autoCreateTopicEnable=true
+storePathRootDir=$dir/store
+storePathCommitLog=$dir/store/commitlog
+mappedFileSizeCommitLog=67108864
+EOF
+  case $BROKER_IMPL in
+    java)
+      cp=$(cat "$SERVER_CP")
+      logcfg=""
+      [ "$LINE" = 5 ] && logcfg="-Drmq.logback.configurationFile=rmq.broker.logback.xml"
+      # shellcheck disable=SC2086
+      spawn "$dir" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
+        java $BROKER_JAVA_HEAP $JAVA_FLAGS -Duser.home="$dir" $logcfg \
+        -cp "$cp" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf"
+      ;;
+    go)
+      spawn "$dir" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" \
+        "$RMQGO_BROKER_BIN" -c "$dir/broker.conf"
+      ;;
+  esac
+}
+
+wait_broker() {
+  wait_boot "$1" "$(cat "$RUN_DIR/$1/pid")" "$RUN_DIR/$1/stdout.log" "boot success"
+}
+
+# is_ours PID DIR: the process is alive and was started with a file in DIR.
+is_ours() {
+  kill -0 "$1" 2>/dev/null || return 1
+  [ -r "/proc/$1/cmdline" ] || return 0
+  tr '\0' ' ' <"/proc/$1/cmdline" | grep -q -F "$2"
+}
+
+# signal_one DIR: SIGTERM (the servers' clean shutdown) to the server of DIR
+# if it is still the process we started.
+signal_one() {
+  [ -f "$1/pid" ] || return 0
+  pid=$(cat "$1/pid")
+  if is_ours "$pid" "$1"; then kill -TERM "$pid" 2>/dev/null; else rm -f "$1/pid"; fi
+}
+
+# reap_one DIR: waits for the signalled server of DIR; SIGKILL after 90 s.
+reap_one() {
+  [ -f "$1/pid" ] || return 0
+  pid=$(cat "$1/pid")
+  n=0
+  while kill -0 "$pid" 2>/dev/null && [ $n -lt 300 ]; do sleep 0.3; n=$((n + 1)); done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$(basename "$1") (pid $pid) ignored SIGTERM for 90s; SIGKILL"
+    kill -KILL "$pid" 2>/dev/null
+  else
+    log "$(basename "$1") (pid $pid) stopped"
+  fi
+  rm -f "$1/pid"
+}
+
+stop_all() {
+  [ -d "$RUN_DIR" ] || return 0
+  # Brokers first (all at once), so that they unregister from a live name server.
+  for d in "$RUN_DIR"/broker-*; do [ -d "$d" ] && signal_one "$d"; done
+  for d in "$RUN_DIR"/broker-*; do [ -d "$d" ] && reap_one "$d"; done
+  signal_one "$RUN_DIR/namesrv"
+  reap_one "$RUN_DIR/namesrv"
+  return 0
+}
+
+status_all() {
+  for d in "$RUN_DIR"/namesrv "$RUN_DIR"/broker-*; do
+    [ -f "$d/pid" ] || continue
+    pid=$(cat "$d/pid")
+    if is_ours "$pid" "$d"; then echo "$(basename "$d"): running, pid $pid"; else echo "$(basename "$d"): not running"; fi
+  done
+  [ -f "$RUN_DIR/env.sh" ] && cat "$RUN_DIR/env.sh"
+  return 0
+}
+
+# check_impls: every chosen implementation can be run, before any starts.
+check_impls() {
+  case $NAMESRV_IMPL in
+    java) ;;
+    go)
+      [ -n "${RMQGO_NAMESRV_BIN:-}" ] || die "NAMESRV_IMPL=go needs RMQGO_NAMESRV_BIN"
+      [ -x "$RMQGO_NAMESRV_BIN" ] || die "RMQGO_NAMESRV_BIN=$RMQGO_NAMESRV_BIN is not executable (make build?)"
+      ;;
+    *) die "NAMESRV_IMPL must be java or go, not $NAMESRV_IMPL" ;;
+  esac
+  case $BROKER_IMPL in
+    java) ;;
+    go)
+      [ -n "${RMQGO_BROKER_BIN:-}" ] || die "BROKER_IMPL=go needs RMQGO_BROKER_BIN"
+      [ -x "$RMQGO_BROKER_BIN" ] || die "RMQGO_BROKER_BIN=$RMQGO_BROKER_BIN is not executable (make build?)"
+      ;;
+    *) die "BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
+  esac
+}
+
+impl_desc() {
+  if [ "$1" = java ]; then echo "java $SERVER_VERSION"; else echo "go"; fi
+}
+
+start_all() {
+  case $LINE in
+    4) SERVER_VERSION=${REF_VERSION_4:-4.9.7}; JAVA_FLAGS=$JAVA17_OPENS_4 ;;
+    5) SERVER_VERSION=${REF_VERSION_5:-5.3.3}; JAVA_FLAGS=$JAVA17_OPENS_5 ;;
+    *) die "line must be 4 or 5, not $LINE" ;;
+  esac
+  check_impls
+  stop_all
+  rm -rf "$RUN_DIR"
+  mkdir -p "$RUN_DIR"
+  ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
+  mkdir -p "$ROCKETMQ_HOME_DIR/conf"
+  cp "$COMPAT_DIR"/reference/conf/logback_namesrv.xml "$COMPAT_DIR"/reference/conf/logback_broker.xml "$ROCKETMQ_HOME_DIR/conf/"
+
+  if [ "$NAMESRV_IMPL" = java ] || [ "$BROKER_IMPL" = java ]; then
+    SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1
+  fi
+
+  pick NAMESRV_PORT "${NAMESRV_PORT:-19876}" 0
+  pick BROKER_PORT "${BROKER_PORT:-20911}" -2 0 1
+  if [ "$COMPAT_BROKER_B" = 1 ]; then
+    pick BROKER_B_PORT "${BROKER_B_PORT:-21911}" -2 0 1
+  fi
+
+  log "name server: $(impl_desc "$NAMESRV_IMPL") on 127.0.0.1:$NAMESRV_PORT; brokers: $(impl_desc "$BROKER_IMPL")"
+
+  start_namesrv || { stop_all; exit 1; }
+  # The brokers boot side by side.
+  start_broker broker-a "$BROKER_PORT"
+  [ "$COMPAT_BROKER_B" = 1 ] && start_broker broker-b "$BROKER_B_PORT"
+  wait_broker broker-a || { stop_all; exit 1; }
+  if [ "$COMPAT_BROKER_B" = 1 ]; then
+    wait_broker broker-b || { stop_all; exit 1; }
+  fi
+
+  {
+    echo "# written by compat/ref-servers.sh start $LINE; source it: . $RUN_DIR/env.sh"
+    echo "NAMESRV_ADDR=127.0.0.1:$NAMESRV_PORT; export NAMESRV_ADDR"
+    echo "CLUSTER_NAME=$CLUSTER_NAME; export CLUSTER_NAME"
+    echo "BROKER_NAME=broker-a; export BROKER_NAME"
+    echo "BROKER_ADDR=127.0.0.1:$BROKER_PORT; export BROKER_ADDR"
+    if [ "$COMPAT_BROKER_B" = 1 ]; then
+      echo "BROKER_B_NAME=broker-b; export BROKER_B_NAME"
+      echo "BROKER_B_ADDR=127.0.0.1:$BROKER_B_PORT; export BROKER_B_ADDR"
+      echo "BROKER_B_PID=$(cat "$RUN_DIR/broker-b/pid"); export BROKER_B_PID"
+    fi
+    echo "NAMESRV_IMPL=$NAMESRV_IMPL; export NAMESRV_IMPL"
+    echo "BROKER_IMPL=$BROKER_IMPL; export BROKER_IMPL"
+    echo "REF_SERVER_LINE=$LINE; export REF_SERVER_LINE"
+    echo "REF_SERVER_VERSION=$SERVER_VERSION; export REF_SERVER_VERSION"
+    echo "COMPAT_RUN_DIR=$RUN_DIR; export COMPAT_RUN_DIR"
+  } >"$RUN_DIR/env.sh"
+  cat "$RUN_DIR/env.sh"
+}
+
+cmd=${1:-}
+LINE=${2:-4}
+case $cmd in
+  start) start_all ;;
+  stop) stop_all ;;
+  status) status_all ;;
+  *) echo "usage: $0 start [4|5] | stop | status" >&2; exit 2 ;;
+esac

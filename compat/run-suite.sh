@@ -1,0 +1,79 @@
+#!/bin/sh
+# Starts the servers, runs the compat suite against them, always stops them,
+# and exits with Maven's status (POSIX sh).
+#
+#   sh compat/run-suite.sh [4|5] [extra mvn args...]
+#
+#   4 (default): Java servers 4.9.7, clients and tools 4.9.8
+#   5:           Java servers 5.3.3, clients and tools 5.3.3 (mvn -Prmq5)
+#
+# NAMESRV_IMPL / BROKER_IMPL (java|go) and RMQGO_NAMESRV_BIN /
+# RMQGO_BROKER_BIN choose the servers, as for ref-servers.sh.
+# CLIENT_LINE=4|5 runs the other client line against the chosen servers.
+# MVN_TEST_FLAGS replaces the default Maven flags (-B -ntp), e.g. "-q".
+# Examples:
+#   NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 4
+#   NAMESRV_IMPL=go RMQGO_NAMESRV_BIN=$PWD/bin/rmqgo-namesrv sh compat/run-suite.sh 5
+#   sh compat/run-suite.sh 4 -Dtest=KvConfigTest
+#
+# Last line printed: "compat: N passed, N failed, N skipped" (from the
+# Surefire reports; absent when Maven failed before running any test).
+
+set -u
+COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+MVN=${MVN:-mvn}
+LINE=${1:-4}
+[ $# -gt 0 ] && shift
+case $LINE in
+  4|5) ;;
+  *) echo "usage: $0 [4|5] [mvn args...]" >&2; exit 2 ;;
+esac
+CLIENT_LINE=${CLIENT_LINE:-$LINE}
+case $CLIENT_LINE in
+  4) profile="" ;;
+  5) profile="-Prmq5" ;;
+  *) echo "run-suite: CLIENT_LINE must be 4 or 5" >&2; exit 2 ;;
+esac
+
+cleanup() {
+  sh "$COMPAT_DIR/ref-servers.sh" stop
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >/dev/null || {
+  echo "run-suite: the servers did not start (logs under $COMPAT_DIR/target/run/)" >&2
+  exit 1
+}
+# shellcheck disable=SC1091
+. "$COMPAT_DIR/target/run/env.sh"
+echo "run-suite: servers line $LINE (namesrv $NAMESRV_IMPL, brokers $BROKER_IMPL, $REF_SERVER_VERSION for java)," \
+  "clients line $CLIENT_LINE; NAMESRV_ADDR=$NAMESRV_ADDR BROKER_ADDR=$BROKER_ADDR"
+
+rm -rf "$COMPAT_DIR/target/surefire-reports"
+# shellcheck disable=SC2086
+"$MVN" ${MVN_TEST_FLAGS:--B -ntp} -Dstyle.color=never -f "$COMPAT_DIR/pom.xml" $profile test "$@"
+status=$?
+
+# One summary line from the Surefire reports, on a line of its own (Debian's
+# Maven 3.8 ends its output with colour resets and no newline, even with -B).
+printf '\n'
+set -- "$COMPAT_DIR"/target/surefire-reports/TEST-*.xml
+if [ -f "$1" ]; then
+  sed -n 's/.*<testsuite \(.*\)>.*/\1/p' "$@" | awk '
+    {
+      for (i = 1; i <= NF; i++) {
+        split($i, kv, "=")
+        gsub(/"/, "", kv[2])
+        if (kv[1] == "tests") t += kv[2]
+        else if (kv[1] == "failures") f += kv[2]
+        else if (kv[1] == "errors") f += kv[2]
+        else if (kv[1] == "skipped") s += kv[2]
+      }
+    }
+    END { printf "compat: %d passed, %d failed, %d skipped\n", t - f - s, f, s }'
+else
+  echo "run-suite: no test reports: Maven failed before running tests (see above)"
+fi
+exit $status
