@@ -40,8 +40,11 @@ type Client struct {
 	conns  map[string]*Channel
 	dials  map[string]*dial
 	closed bool
-	nextCh atomic.Uint64
-	nextID atomic.Int32
+	// readers counts the reading goroutines, which dispatch to the router:
+	// Close waits for them before it stops the router's pools.
+	readers sync.WaitGroup
+	nextCh  atomic.Uint64
+	nextID  atomic.Int32
 }
 
 // dial is a connection attempt others wait on.
@@ -109,6 +112,7 @@ func (c *Client) dial(addr string, d *dial) {
 		w := &connWriter{conn: conn, timeout: c.opts.WriteTimeout}
 		d.ch = newChannel(c.nextCh.Add(1), addrString(conn.LocalAddr()), addr, w, &c.nextID)
 		c.conns[addr] = d.ch
+		c.readers.Add(1)
 		go c.read(conn, d.ch)
 	}
 	c.mu.Unlock()
@@ -117,6 +121,7 @@ func (c *Client) dial(addr string, d *dial) {
 
 // read decodes frames from conn until it fails, then forgets the channel.
 func (c *Client) read(conn net.Conn, ch *Channel) {
+	defer c.readers.Done()
 	r := bufio.NewReaderSize(conn, 64<<10)
 	err := c.readFrames(r, ch)
 	_ = conn.Close()
@@ -219,6 +224,7 @@ func (c *Client) Close() {
 	for _, ch := range conns {
 		_ = ch.Close()
 	}
+	c.readers.Wait()
 	c.opts.Router.Stop()
 }
 

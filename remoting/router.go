@@ -67,6 +67,7 @@ type Router struct {
 	pools    []*Pool
 	fallback Handler
 	once     sync.Once
+	stopOnce sync.Once
 }
 
 // NewRouter returns an empty router; unknown codes are answered
@@ -114,14 +115,17 @@ func (r *Router) Start() {
 	})
 }
 
-// Stop stops the pools after the requests already queued are served.
+// Stop stops the pools after the requests already queued are served. Its
+// caller makes sure nothing dispatches any more; calling it again is a no-op.
 func (r *Router) Stop() {
-	for _, p := range r.pools {
-		close(p.tasks)
-	}
-	for _, p := range r.pools {
-		p.wg.Wait()
-	}
+	r.stopOnce.Do(func() {
+		for _, p := range r.pools {
+			close(p.tasks)
+		}
+		for _, p := range r.pools {
+			p.wg.Wait()
+		}
+	})
 }
 
 // dispatch queues a request for its pool, or answers it at once when the
