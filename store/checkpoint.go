@@ -1,0 +1,122 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// Checkpoint file, as Java's StoreCheckpoint keeps it (on-disk format: do
+// not change): 4096 bytes, big-endian longs, the rest zero.
+//
+//	off size field
+//	  0    8 physicMsgTimestamp  store time of the last flushed commitlog record
+//	  8    8 logicsMsgTimestamp  store time of the last record in a flushed consume queue
+//	 16    8 indexMsgTimestamp   end time of the last full, flushed index file
+//	 24    8 masterFlushedOffset (5.x)
+//	 32    8 confirmPhyOffset    (5.x)
+//
+// Abnormal recovery starts from the last commitlog file whose first record
+// is older than min(physic, logics) - 3 s, so these must never run ahead of
+// what is durable; zero is always safe.
+const (
+	checkpointSize = osPageSize
+	// checkpointSafety is how far before the checkpoint recovery starts.
+	checkpointSafety = 3000
+)
+
+// checkpoint holds the three timestamps in memory and writes them to the
+// mapped file on flush. Each is only ever set to a value that is already
+// durable in the files it describes.
+type checkpoint struct {
+	path string
+	file *os.File
+	data []byte
+
+	physicMsgTimestamp atomic.Int64
+	logicsMsgTimestamp atomic.Int64
+	indexMsgTimestamp  atomic.Int64
+}
+
+// openCheckpoint maps the checkpoint file, creating it zeroed when absent.
+// A read-only open of a store without one gives an all-zero checkpoint.
+func openCheckpoint(path string, readOnly bool) (*checkpoint, error) {
+	cp := &checkpoint{path: path}
+	flags := os.O_RDWR | os.O_CREATE
+	if readOnly {
+		flags = os.O_RDONLY
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if errors.Is(err, os.ErrNotExist) && readOnly {
+		return cp, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: open checkpoint: %w", err)
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() < checkpointSize && !readOnly {
+		err = f.Truncate(checkpointSize)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: checkpoint %s: %w", path, err)
+	}
+	prot := unix.PROT_READ | unix.PROT_WRITE
+	if readOnly {
+		prot = unix.PROT_READ
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, checkpointSize, prot, unix.MAP_SHARED)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: mmap checkpoint %s: %w", path, err)
+	}
+	cp.file, cp.data = f, data
+	be := binary.BigEndian
+	cp.physicMsgTimestamp.Store(int64(be.Uint64(data[0:])))
+	cp.logicsMsgTimestamp.Store(int64(be.Uint64(data[8:])))
+	cp.indexMsgTimestamp.Store(int64(be.Uint64(data[16:])))
+	return cp, nil
+}
+
+// flush writes the timestamps and syncs them.
+func (cp *checkpoint) flush() error {
+	if cp.data == nil || cp.file == nil {
+		return nil
+	}
+	be := binary.BigEndian
+	be.PutUint64(cp.data[0:], uint64(cp.physicMsgTimestamp.Load()))
+	be.PutUint64(cp.data[8:], uint64(cp.logicsMsgTimestamp.Load()))
+	be.PutUint64(cp.data[16:], uint64(cp.indexMsgTimestamp.Load()))
+	if err := unix.Msync(cp.data, unix.MS_SYNC); err != nil {
+		return fmt.Errorf("store: flush checkpoint: %w", err)
+	}
+	return nil
+}
+
+// minTimestamp is getMinTimestamp: the oldest of the two data timestamps,
+// less a safety margin.
+func (cp *checkpoint) minTimestamp() int64 {
+	m := min(cp.physicMsgTimestamp.Load(), cp.logicsMsgTimestamp.Load()) - checkpointSafety
+	return max(m, 0)
+}
+
+// minTimestampIndex is getMinTimestampIndex.
+func (cp *checkpoint) minTimestampIndex() int64 {
+	return min(cp.minTimestamp(), cp.indexMsgTimestamp.Load())
+}
+
+func (cp *checkpoint) close() error {
+	if cp.data == nil {
+		return nil
+	}
+	err := unix.Munmap(cp.data)
+	cp.data = nil
+	if cerr := cp.file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,292 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"go.uber.org/zap"
+)
+
+// fileQueue is the ordered list of same-sized mapped files of one
+// directory: the commitlog, or one consume queue (Java's MappedFileQueue).
+// File n starts at offset start(0) + n*fileSize; the name of each file is
+// its start offset.
+type fileQueue struct {
+	dir      string
+	fileSize int64
+	log      *zap.Logger
+	// readOnly maps files for reading and turns truncation into setting
+	// the end: nothing on disk changes.
+	readOnly bool
+
+	mu    sync.RWMutex
+	files []*mappedFile // ascending start offsets, contiguous
+}
+
+func newFileQueue(dir string, fileSize int64, log *zap.Logger, readOnly bool) *fileQueue {
+	return &fileQueue{dir: dir, fileSize: fileSize, log: log, readOnly: readOnly}
+}
+
+// load maps every file of the directory. Each must be exactly fileSize
+// bytes, as Java requires, and is taken as full until recovery sets its
+// real write position. A zero-length last file (a crash while creating it)
+// is deleted, as the 5.x broker does.
+func (q *fileQueue) load() error {
+	entries, err := os.ReadDir(q.dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: read %s: %w", q.dir, err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		if err := q.loadFile(name, i == len(names)-1); err != nil {
+			q.closeAll()
+			return err
+		}
+	}
+	return q.checkContiguous()
+}
+
+func (q *fileQueue) loadFile(name string, last bool) error {
+	path := filepath.Join(q.dir, name)
+	start, err := parseFileName(name)
+	if err != nil {
+		return fmt.Errorf("%w (in %s)", err, q.dir)
+	}
+	if last && !q.readOnly {
+		if st, err := os.Stat(path); err == nil && st.Size() == 0 {
+			q.log.Warn("deleting empty last mapped file", zap.String("file", path))
+			return os.Remove(path)
+		}
+	}
+	mf, err := openMapped(path, start, q.fileSize, false, q.readOnly)
+	if err != nil {
+		return err
+	}
+	mf.wrote.Store(q.fileSize)
+	mf.flushed.Store(q.fileSize)
+	q.files = append(q.files, mf)
+	return nil
+}
+
+// checkContiguous is Java's checkSelf, but strict: a gap between files
+// would make offsets ambiguous.
+func (q *fileQueue) checkContiguous() error {
+	for i := 1; i < len(q.files); i++ {
+		if q.files[i].start != q.files[i-1].start+q.fileSize {
+			return fmt.Errorf("%w: %s: %s does not follow %s", ErrCorrupt, q.dir,
+				q.files[i].name(), q.files[i-1].name())
+		}
+	}
+	return nil
+}
+
+// snapshot returns the current files; the slice must not be modified.
+func (q *fileQueue) snapshot() []*mappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.files
+}
+
+// first returns the oldest file, or nil.
+func (q *fileQueue) first() *mappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if len(q.files) == 0 {
+		return nil
+	}
+	return q.files[0]
+}
+
+// last returns the newest file, or nil.
+func (q *fileQueue) last() *mappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if len(q.files) == 0 {
+		return nil
+	}
+	return q.files[len(q.files)-1]
+}
+
+// lastWritable returns the newest file if it has room, or creates the next
+// one. With no files, the first starts at the file boundary at or below
+// startOffset (Java's getLastMappedFile(startOffset)).
+func (q *fileQueue) lastWritable(startOffset int64) (*mappedFile, bool, error) {
+	if q.readOnly {
+		return nil, false, ErrReadOnly
+	}
+	last := q.last()
+	if last != nil && !last.isFull() {
+		return last, false, nil
+	}
+	next := startOffset - startOffset%q.fileSize
+	if last != nil {
+		next = last.end()
+	}
+	if err := os.MkdirAll(q.dir, 0o755); err != nil {
+		return nil, false, fmt.Errorf("%w: %s: %w", ErrCreateFile, q.dir, err)
+	}
+	mf, err := openMappedFile(filepath.Join(q.dir, fileName(next)), next, q.fileSize, true)
+	if err != nil {
+		return nil, false, err
+	}
+	q.mu.Lock()
+	q.files = append(q.files[:len(q.files):len(q.files)], mf)
+	q.mu.Unlock()
+	return mf, true, nil
+}
+
+// find returns the file holding offset, or nil.
+func (q *fileQueue) find(offset int64) *mappedFile {
+	files := q.snapshot()
+	if len(files) == 0 || offset < files[0].start {
+		return nil
+	}
+	i := int((offset - files[0].start) / q.fileSize)
+	if i >= len(files) {
+		return nil
+	}
+	return files[i]
+}
+
+// minOffset is the start of the oldest file (Java's getMinOffset), or 0.
+func (q *fileQueue) minOffset() int64 {
+	if f := q.first(); f != nil {
+		return f.start
+	}
+	return 0
+}
+
+// maxOffset is the end of the written data.
+func (q *fileQueue) maxOffset() int64 {
+	if f := q.last(); f != nil {
+		return f.start + f.wrotePosition()
+	}
+	return 0
+}
+
+// flushedOffset is the end of the data known durable.
+func (q *fileQueue) flushedOffset() int64 {
+	for _, f := range q.reversed() {
+		if fl := f.flushed.Load(); fl > 0 {
+			return f.start + fl
+		}
+	}
+	return q.minOffset()
+}
+
+func (q *fileQueue) reversed() []*mappedFile {
+	files := q.snapshot()
+	out := make([]*mappedFile, len(files))
+	for i, f := range files {
+		out[len(files)-1-i] = f
+	}
+	return out
+}
+
+// truncate makes offset the end of the data (Java's truncateDirtyFiles):
+// files wholly after it are deleted, the file holding it is cut there and
+// its tail zeroed.
+func (q *fileQueue) truncate(offset int64) error {
+	if q.readOnly {
+		q.setEnd(offset)
+		return nil
+	}
+	q.mu.Lock()
+	keep := q.files[:0:0]
+	var dropped []*mappedFile
+	for _, f := range q.files {
+		if f.start > offset {
+			dropped = append(dropped, f)
+			continue
+		}
+		keep = append(keep, f)
+	}
+	q.files = keep
+	q.mu.Unlock()
+	for _, f := range dropped {
+		q.log.Info("deleting file beyond the recovered end", zap.String("file", f.path), zap.Int64("end", offset))
+		if err := f.destroy(); err != nil {
+			return err
+		}
+	}
+	if f := q.find(offset); f != nil {
+		pos := offset - f.start
+		f.wrote.Store(pos)
+		f.flushed.Store(pos)
+		return f.zeroFrom(pos)
+	}
+	return nil
+}
+
+// setEnd sets the write and flush positions of every file from the end
+// of the data: files before it are full, files after it empty.
+func (q *fileQueue) setEnd(offset int64) {
+	for _, f := range q.snapshot() {
+		pos := min(max(offset-f.start, 0), f.size)
+		f.wrote.Store(pos)
+		f.flushed.Store(pos)
+	}
+}
+
+// flush makes the written bytes durable (see mappedFile.flush) and returns
+// whether anything was flushed.
+func (q *fileQueue) flush(leastPages int) (bool, error) {
+	did := false
+	for _, f := range q.snapshot() {
+		if f.flushed.Load() >= f.wrotePosition() {
+			continue
+		}
+		before := f.flushed.Load()
+		after, err := f.flush(leastPages)
+		if err != nil {
+			return did, err
+		}
+		did = did || after > before
+	}
+	return did, nil
+}
+
+// removeFirst drops the oldest n files from the list and returns them, for
+// deletion by the caller.
+func (q *fileQueue) removeFirst(n int) []*mappedFile {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n = min(n, len(q.files))
+	out := append([]*mappedFile(nil), q.files[:n]...)
+	q.files = append([]*mappedFile(nil), q.files[n:]...)
+	return out
+}
+
+// destroyAll deletes every file and the directory.
+func (q *fileQueue) destroyAll() error {
+	files := q.removeFirst(len(q.snapshot()))
+	for _, f := range files {
+		if err := f.destroy(); err != nil {
+			return err
+		}
+	}
+	return os.RemoveAll(q.dir)
+}
+
+// closeAll unmaps every file (when the last reader lets go).
+func (q *fileQueue) closeAll() {
+	q.mu.Lock()
+	files := q.files
+	q.files = nil
+	q.mu.Unlock()
+	for _, f := range files {
+		f.close()
+	}
+}

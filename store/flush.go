@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Flushing, as Java's FlushRealTimeService, GroupCommitService and
+// FlushConsumeQueueService do it:
+//
+//   - ASYNC_FLUSH: every flushIntervalCommitLog the commitlog is synced if
+//     flushCommitLogLeastPages pages are dirty, and whatever is dirty every
+//     flushCommitLogThoroughInterval.
+//   - SYNC_FLUSH: a put waits until an fsync covering its bytes is done;
+//     the puts that arrive while one fsync runs share the next one.
+//   - Consume queues: every flushIntervalConsumeQueue if
+//     flushConsumeQueueLeastPages pages are dirty, everything every
+//     flushConsumeQueueThoroughInterval, then the checkpoint.
+
+// asyncCommitLogFlusher is the ASYNC_FLUSH service.
+func (s *Store) asyncCommitLogFlusher(ctx context.Context) {
+	interval := max(s.opts.FlushIntervalCommitLog, time.Millisecond)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	lastThorough := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			least := s.opts.FlushCommitLogLeastPages
+			if now.Sub(lastThorough) >= s.opts.FlushCommitLogThoroughInterval {
+				least, lastThorough = 0, now
+			}
+			if err := s.flushCommitLog(least); err != nil {
+				s.log.Error("commitlog flush failed", zap.Error(err))
+			}
+		}
+	}
+}
+
+// flushCommitLog syncs the commitlog; a full flush (least 0) also moves
+// the checkpoint's commitlog time to the last record it covered.
+func (s *Store) flushCommitLog(least int) error {
+	storeTs := s.cl.lastStoreTimestamp.Load()
+	if _, err := s.cl.files.flush(least); err != nil {
+		return err
+	}
+	if least == 0 && storeTs > 0 {
+		s.cp.physicMsgTimestamp.Store(storeTs)
+	}
+	return nil
+}
+
+// consumeQueueFlusher is the FlushConsumeQueueService.
+func (s *Store) consumeQueueFlusher(ctx context.Context) {
+	interval := max(s.opts.FlushIntervalConsumeQueue, time.Millisecond)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	lastThorough := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			least := s.opts.FlushConsumeQueueLeastPages
+			if now.Sub(lastThorough) >= s.opts.FlushConsumeQueueThoroughInterval {
+				least, lastThorough = 0, now
+			}
+			if err := s.flushConsumeQueues(least); err != nil {
+				s.log.Error("consume queue flush failed", zap.Error(err))
+			}
+		}
+	}
+}
+
+// flushConsumeQueues syncs the queues; a full flush then records the
+// store time of the last record they cover in the checkpoint.
+func (s *Store) flushConsumeQueues(least int) error {
+	logicsTs := s.disp.lastStoreTimestamp.Load()
+	if err := s.cqs.flush(least); err != nil {
+		return err
+	}
+	if least != 0 {
+		return nil
+	}
+	if logicsTs > 0 {
+		s.cp.logicsMsgTimestamp.Store(logicsTs)
+	}
+	return s.cp.flush()
+}
+
+// groupCommit is the SYNC_FLUSH service: waiters name the commitlog
+// offset their bytes end at; one fsync releases every waiter it covers.
+type groupCommit struct {
+	s    *Store
+	wake chan struct{}
+
+	mu      sync.Mutex
+	waiters []flushWaiter
+}
+
+type flushWaiter struct {
+	end  int64
+	done chan error
+}
+
+func newGroupCommit(s *Store) *groupCommit {
+	return &groupCommit{s: s, wake: make(chan struct{}, 1)}
+}
+
+// wait blocks until the commitlog is durable up to end, or the sync flush
+// timeout passes (ErrFlushTimeout).
+func (g *groupCommit) wait(end int64) error {
+	w := flushWaiter{end: end, done: make(chan error, 1)}
+	g.mu.Lock()
+	g.waiters = append(g.waiters, w)
+	g.mu.Unlock()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+	timer := time.NewTimer(g.s.opts.SyncFlushTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-w.done:
+		return err
+	case <-timer.C:
+		return errFlushTimeout
+	}
+}
+
+// run flushes whenever a waiter arrives, until ctx ends; then it flushes
+// once more and releases everyone.
+func (g *groupCommit) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			g.flushOnce()
+			return
+		case <-g.wake:
+			g.flushOnce()
+		}
+	}
+}
+
+func (g *groupCommit) flushOnce() {
+	g.mu.Lock()
+	pending := g.waiters
+	g.waiters = nil
+	g.mu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
+	covered := g.s.cl.files.maxOffset()
+	err := g.s.flushCommitLog(0)
+	var later []flushWaiter
+	for _, w := range pending {
+		if err == nil && w.end > covered {
+			later = append(later, w) // appended after the sample: next round
+			continue
+		}
+		w.done <- err
+	}
+	if len(later) > 0 {
+		g.mu.Lock()
+		g.waiters = append(later, g.waiters...)
+		g.mu.Unlock()
+		select {
+		case g.wake <- struct{}{}:
+		default:
+		}
+	}
+}

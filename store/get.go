@@ -1,0 +1,278 @@
+package store
+
+import (
+	"fmt"
+	"sort"
+)
+
+// GetStatus is Java's GetMessageStatus.
+type GetStatus uint8
+
+// Get statuses.
+const (
+	GetFound GetStatus = iota
+	GetNoMatchedMessage
+	GetMessageWasRemoving
+	GetOffsetFoundNull
+	GetOffsetOverflowBadly
+	GetOffsetOverflowOne
+	GetOffsetTooSmall
+	GetNoMatchedLogicQueue
+	GetNoMessageInQueue
+)
+
+var getStatusNames = [...]string{
+	"FOUND", "NO_MATCHED_MESSAGE", "MESSAGE_WAS_REMOVING", "OFFSET_FOUND_NULL",
+	"OFFSET_OVERFLOW_BADLY", "OFFSET_OVERFLOW_ONE", "OFFSET_TOO_SMALL",
+	"NO_MATCHED_LOGIC_QUEUE", "NO_MESSAGE_IN_QUEUE",
+}
+
+// String is the Java enum name.
+func (g GetStatus) String() string {
+	if int(g) < len(getStatusNames) {
+		return getStatusNames[g]
+	}
+	return fmt.Sprintf("GetStatus(%d)", g)
+}
+
+// StoredMessage is one record returned by a read: a slice of the mapped
+// commitlog, valid until the result holding it is released.
+type StoredMessage struct {
+	Data            []byte
+	CommitLogOffset int64
+	QueueOffset     int64
+	TagsCode        int64
+}
+
+// GetResult is the outcome of GetMessages. Release must be called once
+// the messages have been written out.
+type GetResult struct {
+	Status          GetStatus
+	NextBeginOffset int64
+	MinOffset       int64
+	MaxOffset       int64
+	Messages        []StoredMessage
+	// TotalBytes is the sum of the records' lengths.
+	TotalBytes int
+	// SuggestPullingFromSlave is set when the reader is so far behind that
+	// its data is unlikely to be in memory.
+	SuggestPullingFromSlave bool
+
+	releases []func()
+}
+
+// Release lets the mapped files go. It is safe to call more than once.
+func (r *GetResult) Release() {
+	for _, fn := range r.releases {
+		fn()
+	}
+	r.releases = nil
+	r.Messages = nil
+}
+
+func (r *GetResult) add(m StoredMessage, release func()) {
+	r.Messages = append(r.Messages, m)
+	r.releases = append(r.releases, release)
+	r.TotalBytes += len(m.Data)
+}
+
+// TagFilter decides from a consume-queue tagsCode whether a message is
+// wanted; nil wants all.
+type TagFilter func(tagsCode int64) bool
+
+// GetMessages reads up to maxMsgs messages of a queue from offset, as
+// Java's DefaultMessageStore.getMessage: the status says why nothing was
+// found, NextBeginOffset where to continue, and the batch stops at the
+// transfer limits for data in memory or on disk.
+func (s *Store) GetMessages(topic string, queueID int32, offset int64, maxMsgs int, filter TagFilter) *GetResult {
+	res := &GetResult{Status: GetNoMessageInQueue, NextBeginOffset: offset}
+	cq := s.cqs.find(topic, queueID)
+	if cq == nil {
+		res.NextBeginOffset = 0
+		return res
+	}
+	res.MinOffset, res.MaxOffset = cq.minOffset(), cq.maxOffset()
+	switch {
+	case res.MaxOffset == 0:
+		res.Status, res.NextBeginOffset = GetNoMessageInQueue, 0
+	case offset < res.MinOffset:
+		res.Status, res.NextBeginOffset = GetOffsetTooSmall, res.MinOffset
+	case offset == res.MaxOffset:
+		res.Status = GetOffsetOverflowOne
+	case offset > res.MaxOffset:
+		res.Status, res.NextBeginOffset = GetOffsetOverflowBadly, res.MaxOffset
+	default:
+		s.readUnits(cq, offset, maxMsgs, filter, res)
+	}
+	return res
+}
+
+// readUnits walks the consume queue from offset and collects the records.
+func (s *Store) readUnits(cq *consumeQueue, offset int64, maxMsgs int, filter TagFilter, res *GetResult) {
+	units, release, ok := cq.units(offset)
+	if !ok {
+		res.Status = GetOffsetFoundNull
+		res.NextBeginOffset = s.nextFileOffset(cq, offset)
+		return
+	}
+	defer release()
+	res.Status = GetNoMatchedMessage
+	maxPhy := s.cl.files.maxOffset()
+	memory := s.memoryBudget
+	maxScan := max(16000, maxMsgs*cqUnitSize)
+	skipBelow := int64(-1)
+	var lastPhy int64
+	i := 0
+	for ; i+cqUnitSize <= len(units) && i < maxScan; i += cqUnitSize {
+		u := readUnit(units[i:])
+		lastPhy = u.offset
+		if u.blank() || u.offset < skipBelow {
+			continue
+		}
+		inDisk := maxPhy-u.offset > memory
+		if s.batchFull(int(u.size), maxMsgs, res, inDisk) {
+			break
+		}
+		if filter != nil && !filter(u.tagsCode) {
+			continue
+		}
+		data, rel, ok := s.cl.read(u.offset, int(u.size))
+		if !ok {
+			if res.TotalBytes == 0 {
+				res.Status = GetMessageWasRemoving
+			}
+			skipBelow = s.nextCommitLogFile(u.offset)
+			continue
+		}
+		res.add(StoredMessage{Data: data, CommitLogOffset: u.offset, QueueOffset: offset + int64(i/cqUnitSize), TagsCode: u.tagsCode}, rel)
+		res.Status = GetFound
+		skipBelow = -1
+	}
+	res.NextBeginOffset = offset + int64(i/cqUnitSize)
+	res.SuggestPullingFromSlave = maxPhy-lastPhy > memory
+}
+
+// batchFull is isTheBatchFull: the count limit, then the byte and count
+// limits for data in memory or on disk.
+func (s *Store) batchFull(size, maxMsgs int, res *GetResult, inDisk bool) bool {
+	n := len(res.Messages)
+	if res.TotalBytes == 0 || n == 0 {
+		return false
+	}
+	if maxMsgs <= n {
+		return true
+	}
+	if inDisk {
+		return res.TotalBytes+size > s.opts.MaxTransferBytesOnMessageInDisk || n > s.opts.MaxTransferCountOnMessageInDisk-1
+	}
+	return res.TotalBytes+size > s.opts.MaxTransferBytesOnMessageInMemory || n > s.opts.MaxTransferCountOnMessageInMemory-1
+}
+
+// nextCommitLogFile is the start of the commitlog file after the one
+// holding offset (rollNextFile).
+func (s *Store) nextCommitLogFile(offset int64) int64 {
+	size := s.cl.files.fileSize
+	return offset + size - offset%size
+}
+
+// nextFileOffset is the first logical offset of the consume-queue file
+// after the one holding offset.
+func (s *Store) nextFileOffset(cq *consumeQueue, offset int64) int64 {
+	per := cq.files.fileSize / cqUnitSize
+	return offset + per - offset%per
+}
+
+// ReadRecord returns the whole record at a commitlog offset; release must
+// be called when done with data.
+func (s *Store) ReadRecord(offset int64) (data []byte, release func(), ok bool) {
+	return s.cl.recordAt(offset)
+}
+
+// LookMessage decodes the record at a commitlog offset into a copy that
+// does not hold the file.
+func (s *Store) LookMessage(offset int64) (Record, error) {
+	data, release, ok := s.cl.recordAt(offset)
+	if !ok {
+		return Record{}, fmt.Errorf("store: no message at commitlog offset %d", offset)
+	}
+	defer release()
+	r, err := DecodeRecord(data)
+	if err != nil {
+		return Record{}, err
+	}
+	r.Body = append([]byte(nil), r.Body...)
+	r.Properties = append([]byte(nil), r.Properties...)
+	return r, nil
+}
+
+// MinOffset is the first offset of a queue (0 when it has none).
+func (s *Store) MinOffset(topic string, queueID int32) int64 {
+	if cq := s.cqs.find(topic, queueID); cq != nil {
+		return cq.minOffset()
+	}
+	return 0
+}
+
+// MaxOffset is one past the last offset of a queue.
+func (s *Store) MaxOffset(topic string, queueID int32) int64 {
+	if cq := s.cqs.find(topic, queueID); cq != nil {
+		return cq.maxOffset()
+	}
+	return 0
+}
+
+// StoreTimeAt is the store time of the message at a queue offset, -1 when
+// there is none.
+func (s *Store) StoreTimeAt(topic string, queueID int32, offset int64) int64 {
+	cq := s.cqs.find(topic, queueID)
+	if cq == nil {
+		return -1
+	}
+	u, ok := cq.unitAt(offset)
+	if !ok || u.blank() {
+		return -1
+	}
+	return s.cl.storeTimestampAt(u.offset, int(u.size))
+}
+
+// EarliestMessageTime is the store time of a queue's first message, -1
+// when it has none.
+func (s *Store) EarliestMessageTime(topic string, queueID int32) int64 {
+	return s.StoreTimeAt(topic, queueID, s.MinOffset(topic, queueID))
+}
+
+// Boundary chooses between equal candidates of OffsetByTime.
+type Boundary uint8
+
+const (
+	// Lower is the first message stored at or after the time.
+	Lower Boundary = iota
+	// Upper is the last message stored at or before the time.
+	Upper
+)
+
+// OffsetByTime finds a queue offset by store time (5.x
+// getOffsetInQueueByTime): with Lower the first message stored at or
+// after ts (the queue's max offset when all are older), with Upper the
+// last one stored at or before ts (its min offset when all are newer).
+func (s *Store) OffsetByTime(topic string, queueID int32, ts int64, b Boundary) int64 {
+	cq := s.cqs.find(topic, queueID)
+	if cq == nil {
+		return 0
+	}
+	lo, hi := cq.minOffset(), cq.maxOffset()
+	minPhy := s.cl.files.minOffset()
+	timeAt := func(i int64) int64 {
+		u, ok := cq.unitAt(i)
+		if !ok || u.blank() || u.offset < minPhy {
+			return -1 // gone: sorts before everything
+		}
+		return s.cl.storeTimestampAt(u.offset, int(u.size))
+	}
+	n := int(hi - lo)
+	if b == Lower {
+		return lo + int64(sort.Search(n, func(i int) bool { return timeAt(lo+int64(i)) >= ts }))
+	}
+	first := lo + int64(sort.Search(n, func(i int) bool { return timeAt(lo+int64(i)) > ts }))
+	return max(first-1, lo)
+}

@@ -1,0 +1,290 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// indexNameLayout is UtilAll.timeMillisToHumanString: yyyyMMddHHmmssSSS in
+// local time (on-disk format: do not change).
+const indexNameLayout = "20060102150405.000"
+
+func indexFileName(t time.Time) string {
+	return strings.Replace(t.Format(indexNameLayout), ".", "", 1)
+}
+
+// indexService owns the index files (Java's IndexService): the dispatcher
+// adds keys to the newest, queries walk them newest first.
+type indexService struct {
+	dir      string
+	slots    int
+	entries  int
+	cp       *checkpoint
+	log      *zap.Logger
+	readOnly bool
+
+	// rebuildFrom is the earliest begin time of the index files deleted
+	// by load after a crash (0: none): recovery must re-dispatch from
+	// there so no key of theirs is lost.
+	rebuildFrom int64
+
+	mu    sync.RWMutex
+	files []*indexFile
+}
+
+func newIndexService(dir string, slots, entries int, cp *checkpoint, log *zap.Logger, readOnly bool) *indexService {
+	return &indexService{dir: dir, slots: slots, entries: entries, cp: cp, log: log, readOnly: readOnly}
+}
+
+// load maps the index files in name order. After a crash, files that end
+// after the checkpoint's index time are deleted, as Java does: the
+// re-dispatch of recovery rebuilds them.
+func (s *indexService) load(lastExitOK bool) error {
+	entries, err := os.ReadDir(s.dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: read %s: %w", s.dir, err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if _, err := strconv.ParseInt(e.Name(), 10, 64); err != nil || e.IsDir() {
+			s.log.Warn("skipping a file that is not an index file", zap.String("file", e.Name()))
+			continue
+		}
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ix, err := s.open(filepath.Join(s.dir, name), false)
+		if err != nil {
+			s.closeAll()
+			return err
+		}
+		if !lastExitOK && !s.readOnly && ix.endTimestamp() > s.cp.indexMsgTimestamp.Load() {
+			s.log.Info("deleting index file newer than the checkpoint", zap.String("file", name))
+			if b := ix.beginTimestamp(); s.rebuildFrom == 0 || b < s.rebuildFrom {
+				s.rebuildFrom = max(b, 1)
+			}
+			if err := ix.mf.destroy(); err != nil {
+				return err
+			}
+			continue
+		}
+		s.files = append(s.files, ix)
+	}
+	return nil
+}
+
+func (s *indexService) open(path string, create bool) (*indexFile, error) {
+	mf, err := openMapped(path, 0, indexFileSize(s.slots, s.entries), create, s.readOnly)
+	if err != nil {
+		return nil, err
+	}
+	return &indexFile{mf: mf, slots: s.slots, entries: s.entries}, nil
+}
+
+// writable returns the newest file with room, creating one when needed.
+func (s *indexService) writable() (*indexFile, error) {
+	if s.readOnly {
+		return nil, ErrReadOnly
+	}
+	s.mu.RLock()
+	var last *indexFile
+	if n := len(s.files); n > 0 {
+		last = s.files[n-1]
+	}
+	s.mu.RUnlock()
+	if last != nil && !last.full() {
+		return last, nil
+	}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrCreateFile, s.dir, err)
+	}
+	ix, err := s.create(time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if last != nil {
+		ix.startAfter(last.endPhyOffset(), last.endTimestamp())
+		s.retire(last)
+	}
+	s.mu.Lock()
+	s.files = append(s.files[:len(s.files):len(s.files)], ix)
+	s.mu.Unlock()
+	return ix, nil
+}
+
+// create makes a new file named after t, moving on a millisecond while
+// the name is taken.
+func (s *indexService) create(t time.Time) (*indexFile, error) {
+	for {
+		path := filepath.Join(s.dir, indexFileName(t))
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			return s.open(path, true)
+		}
+		t = t.Add(time.Millisecond)
+	}
+}
+
+// retire flushes a full file and records its end time in the checkpoint.
+func (s *indexService) retire(full *indexFile) {
+	if _, err := full.mf.flushAll(); err != nil {
+		s.log.Error("flushing a full index file", zap.String("file", full.mf.path), zap.Error(err))
+		return
+	}
+	s.cp.indexMsgTimestamp.Store(full.endTimestamp())
+	if err := s.cp.flush(); err != nil {
+		s.log.Error("flushing the checkpoint", zap.Error(err))
+	}
+}
+
+// build indexes one dispatched record (IndexService.buildIndex): its
+// UNIQ_KEY and every word of its KEYS, under its stored topic. Rolled-back
+// transaction records and records already indexed are skipped.
+func (s *indexService) build(d *dispatchRequest) error {
+	if d.txType == SysFlagTxRollback || (d.uniqKey == "" && d.keys == "") {
+		return nil
+	}
+	ix, err := s.writable()
+	if err != nil {
+		return err
+	}
+	if d.offset < ix.endPhyOffset() || (d.offset == ix.endPhyOffset() && ix.indexCount() > 1) {
+		return nil
+	}
+	if d.uniqKey != "" {
+		if ix, err = s.put(ix, d, d.uniqKey); err != nil {
+			return err
+		}
+	}
+	for _, key := range strings.Split(d.keys, KeySeparator) {
+		if key == "" {
+			continue
+		}
+		if ix, err = s.put(ix, d, key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// put adds one key, moving to a new file when ix is full.
+func (s *indexService) put(ix *indexFile, d *dispatchRequest, key string) (*indexFile, error) {
+	hash := indexKeyHash(d.topic, key)
+	for !ix.putKey(hash, d.offset, d.storeTimestamp) {
+		var err error
+		if ix, err = s.writable(); err != nil {
+			return nil, err
+		}
+	}
+	return ix, nil
+}
+
+// IndexQueryResult is what a key lookup found.
+type IndexQueryResult struct {
+	// Offsets are commitlog offsets of records whose key hash matches,
+	// newest file first; the caller compares the keys.
+	Offsets []int64
+	// LastUpdateTimestamp and LastUpdatePhyOffset describe the newest
+	// index file (the broker returns them in the response header).
+	LastUpdateTimestamp int64
+	LastUpdatePhyOffset int64
+}
+
+// query is IndexService.queryOffset.
+func (s *indexService) query(topic, key string, maxNum int, begin, end int64) IndexQueryResult {
+	var res IndexQueryResult
+	hash := indexKeyHash(topic, key)
+	s.mu.RLock()
+	files := s.files
+	s.mu.RUnlock()
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
+		if !f.mf.hold() {
+			continue
+		}
+		if i == len(files)-1 {
+			res.LastUpdateTimestamp, res.LastUpdatePhyOffset = f.endTimestamp(), f.endPhyOffset()
+		}
+		if f.timeMatched(begin, end) {
+			res.Offsets = f.selectOffsets(res.Offsets, hash, maxNum, begin, end)
+		}
+		stop := f.beginTimestamp() < begin || len(res.Offsets) >= maxNum
+		f.mf.release()
+		if stop {
+			break
+		}
+	}
+	return res
+}
+
+// flush syncs every index file.
+func (s *indexService) flush() error {
+	s.mu.RLock()
+	files := s.files
+	s.mu.RUnlock()
+	for _, f := range files {
+		if _, err := f.mf.flushAll(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteBelow deletes the files that only index records before the
+// commitlog offset min, never the newest.
+func (s *indexService) deleteBelow(minOffset int64) error {
+	s.mu.Lock()
+	var doomed []*indexFile
+	keep := s.files[:0:0]
+	for i, f := range s.files {
+		if i < len(s.files)-1 && f.endPhyOffset() < minOffset {
+			doomed = append(doomed, f)
+			continue
+		}
+		keep = append(keep, f)
+	}
+	s.files = keep
+	s.mu.Unlock()
+	for _, f := range doomed {
+		s.log.Info("deleting expired index file", zap.String("file", f.mf.path))
+		if err := f.mf.destroy(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// destroyAll deletes every index file.
+func (s *indexService) destroyAll() error {
+	s.mu.Lock()
+	files := s.files
+	s.files = nil
+	s.mu.Unlock()
+	for _, f := range files {
+		if err := f.mf.destroy(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *indexService) closeAll() {
+	s.mu.Lock()
+	files := s.files
+	s.files = nil
+	s.mu.Unlock()
+	for _, f := range files {
+		f.mf.close()
+	}
+}

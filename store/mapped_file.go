@@ -1,0 +1,290 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// fileNameDigits is the width of a mapped file's name: its start offset,
+// zero-padded to 20 decimal digits, as Java's UtilAll.offset2FileName
+// writes it (on-disk format: do not change).
+const fileNameDigits = 20
+
+// osPageSize is the page size Java assumes when it counts dirty pages
+// (MappedFile.OS_PAGE_SIZE).
+const osPageSize = 4096
+
+// fileName returns the 20-digit name of the file that starts at offset.
+func fileName(offset int64) string {
+	return fmt.Sprintf("%020d", offset)
+}
+
+// parseFileName reads a mapped file's start offset from its name.
+func parseFileName(name string) (int64, error) {
+	if len(name) != fileNameDigits {
+		return 0, fmt.Errorf("%w: %q is not a 20-digit offset", ErrCorrupt, name)
+	}
+	off, err := strconv.ParseInt(name, 10, 64)
+	if err != nil || off < 0 {
+		return 0, fmt.Errorf("%w: %q is not a 20-digit offset", ErrCorrupt, name)
+	}
+	return off, nil
+}
+
+// mappedFile is one file of a commitlog or consume queue, mapped whole into
+// memory. Appends are memory copies under the owner's lock; readers slice
+// the mapping up to the published write position. A reader holds a
+// reference (hold/release) so the mapping outlives the file's deletion
+// until the last reader is done: unmapping under a reader would crash the
+// process, so a deleted file is unlinked at once and unmapped last.
+type mappedFile struct {
+	path  string
+	start int64 // absolute offset of byte 0 (the file's name)
+	size  int64
+	file  *os.File
+	data  []byte
+
+	wrote   atomic.Int64 // bytes appended; published after the copy
+	flushed atomic.Int64 // bytes known durable
+
+	refs      atomic.Int64 // 1 for the queue's own reference + readers
+	closing   atomic.Bool  // no new readers once set
+	closeOnce sync.Once
+	unmapErr  error
+}
+
+// openMappedFile maps the file at path, creating it at size bytes when it
+// does not exist. An existing file must be exactly size bytes long, as
+// Java's MappedFileQueue.doLoad requires. Space for a new file is reserved
+// with fallocate where the file system supports it, so that a full disk
+// shows up here, as an error, and never as a fault on a later write.
+func openMappedFile(path string, start, size int64, create bool) (*mappedFile, error) {
+	return openMapped(path, start, size, create, false)
+}
+
+// openMapped is openMappedFile, or with readOnly a read-only mapping of
+// an existing file.
+func openMapped(path string, start, size int64, create, readOnly bool) (*mappedFile, error) {
+	flags := os.O_RDWR
+	if create {
+		flags |= os.O_CREATE | os.O_EXCL
+	}
+	if readOnly {
+		flags = os.O_RDONLY
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	mf, err := mapFile(f, path, start, size, create, readOnly)
+	if err != nil {
+		f.Close()
+		if create {
+			os.Remove(path)
+		}
+		return nil, err
+	}
+	return mf, nil
+}
+
+func mapFile(f *os.File, path string, start, size int64, create, readOnly bool) (*mappedFile, error) {
+	if create {
+		if err := reserve(f, size); err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrCreateFile, path, err)
+		}
+	} else {
+		st, err := f.Stat()
+		if err != nil {
+			return nil, fmt.Errorf("store: stat %s: %w", path, err)
+		}
+		if st.Size() != size {
+			return nil, fmt.Errorf("%w: %s is %d bytes, the configured file size is %d",
+				ErrCorrupt, path, st.Size(), size)
+		}
+	}
+	prot := unix.PROT_READ | unix.PROT_WRITE
+	if readOnly {
+		prot = unix.PROT_READ
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), prot, unix.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("store: mmap %s: %w", path, err)
+	}
+	mf := &mappedFile{path: path, start: start, size: size, file: f, data: data}
+	mf.refs.Store(1)
+	return mf, nil
+}
+
+// reserve sizes a new file, allocating its blocks when the file system can.
+func reserve(f *os.File, size int64) error {
+	err := unix.Fallocate(int(f.Fd()), 0, 0, size)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EDQUOT) {
+		return err
+	}
+	// No fallocate here (tmpfs before 3.5, some network file systems):
+	// a sparse file, as Java makes.
+	return f.Truncate(size)
+}
+
+// name is the file's base name.
+func (m *mappedFile) name() string { return filepath.Base(m.path) }
+
+// end is the absolute offset just past the file.
+func (m *mappedFile) end() int64 { return m.start + m.size }
+
+// wrotePosition is how many bytes of the file hold data.
+func (m *mappedFile) wrotePosition() int64 { return m.wrote.Load() }
+
+// isFull reports whether nothing more can be appended.
+func (m *mappedFile) isFull() bool { return m.wrote.Load() >= m.size }
+
+// hold takes a reader's reference; it fails once the file is being closed.
+func (m *mappedFile) hold() bool {
+	for {
+		n := m.refs.Load()
+		if n <= 0 || m.closing.Load() {
+			return false
+		}
+		if m.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// release drops a reference; the last one unmaps the file.
+func (m *mappedFile) release() {
+	if m.refs.Add(-1) == 0 {
+		m.unmap()
+	}
+}
+
+func (m *mappedFile) unmap() {
+	m.closeOnce.Do(func() {
+		err := unix.Munmap(m.data)
+		if cerr := m.file.Close(); err == nil {
+			err = cerr
+		}
+		m.data = nil
+		m.unmapErr = err
+	})
+}
+
+// close stops new readers and drops the owner's reference; the mapping goes
+// away when the last reader releases it.
+func (m *mappedFile) close() {
+	if m.closing.CompareAndSwap(false, true) {
+		m.release()
+	}
+}
+
+// destroy unlinks the file and closes it. Readers still holding it keep
+// their mapping (the kernel frees the blocks when the last one goes).
+func (m *mappedFile) destroy() error {
+	err := os.Remove(m.path)
+	m.close()
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("store: delete %s: %w", m.path, err)
+	}
+	return nil
+}
+
+// flush makes the bytes written so far durable when at least leastPages
+// whole pages are pending (0: whatever is pending) and returns the new
+// flushed position.
+func (m *mappedFile) flush(leastPages int) (int64, error) {
+	wrote := m.wrote.Load()
+	flushed := m.flushed.Load()
+	if wrote <= flushed || !m.enoughPages(flushed, wrote, leastPages) {
+		return flushed, nil
+	}
+	if !m.hold() {
+		return flushed, nil
+	}
+	defer m.release()
+	from := flushed &^ (osPageSize - 1)
+	if err := unix.Msync(m.data[from:wrote], unix.MS_SYNC); err != nil {
+		return flushed, fmt.Errorf("store: msync %s: %w", m.path, err)
+	}
+	m.flushed.Store(wrote)
+	return wrote, nil
+}
+
+// enoughPages is Java's MappedFile.isAbleToFlush: a full file always
+// flushes, otherwise leastPages pages must be dirty.
+func (m *mappedFile) enoughPages(flushed, wrote int64, leastPages int) bool {
+	if wrote >= m.size {
+		return true
+	}
+	if leastPages > 0 {
+		return wrote/osPageSize-flushed/osPageSize >= int64(leastPages)
+	}
+	return wrote > flushed
+}
+
+// zeroFrom clears the file from position pos to its end, so that bytes a
+// crash left behind a truncation point can never be read as records later.
+// The file keeps its blocks.
+func (m *mappedFile) zeroFrom(pos int64) error {
+	if pos >= m.size {
+		return nil
+	}
+	const mode = unix.FALLOC_FL_ZERO_RANGE | unix.FALLOC_FL_KEEP_SIZE
+	if err := unix.Fallocate(int(m.file.Fd()), mode, pos, m.size-pos); err == nil {
+		return nil
+	}
+	// No ZERO_RANGE here (tmpfs, some network file systems): clear only
+	// the pages holding something, so holes of a sparse file stay holes.
+	for p := pos; p < m.size; p = (p &^ (osPageSize - 1)) + osPageSize {
+		page := m.data[p:min(m.size, (p&^(osPageSize-1))+osPageSize)]
+		if !allZero(page) {
+			clear(page)
+		}
+	}
+	if err := unix.Msync(m.data[pos&^(osPageSize-1):], unix.MS_SYNC); err != nil {
+		return fmt.Errorf("store: msync %s: %w", m.path, err)
+	}
+	return nil
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// modTime is the file's last modification time, which retention compares
+// with fileReservedTime as Java does.
+func (m *mappedFile) modTime() time.Time {
+	st, err := m.file.Stat()
+	if err != nil {
+		return time.Time{}
+	}
+	return st.ModTime()
+}
+
+// flushAll syncs the whole mapping, for files written in place rather
+// than appended (index files, the checkpoint).
+func (m *mappedFile) flushAll() (int64, error) {
+	if !m.hold() {
+		return 0, nil
+	}
+	defer m.release()
+	if err := unix.Msync(m.data, unix.MS_SYNC); err != nil {
+		return 0, fmt.Errorf("store: msync %s: %w", m.path, err)
+	}
+	return m.size, nil
+}
