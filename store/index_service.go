@@ -167,10 +167,7 @@ func (s *indexService) build(d *dispatchRequest) error {
 			return err
 		}
 	}
-	for _, key := range strings.Split(d.keys, KeySeparator) {
-		if key == "" {
-			continue
-		}
+	for _, key := range splitKeys(d.keys) {
 		if ix, err = s.put(ix, d, key); err != nil {
 			return err
 		}

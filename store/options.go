@@ -166,8 +166,8 @@ func (o *Options) Validate() error {
 	if o.ConsumeQueueFileSize < cqUnitSize {
 		bad("mappedFileSizeConsumeQueue %d is too small", o.ConsumeQueueFileSize)
 	}
-	if o.MaxMessageSize <= 0 || int64(o.MaxMessageSize) >= o.CommitLogFileSize {
-		bad("maxMessageSize %d must be positive and below mappedFileSizeCommitLog %d", o.MaxMessageSize, o.CommitLogFileSize)
+	if o.MaxMessageSize <= 0 {
+		bad("maxMessageSize %d must be positive", o.MaxMessageSize)
 	}
 	if o.MessageIndexEnable && (o.MaxHashSlotNum <= 0 || o.MaxIndexNum <= 1) {
 		bad("maxHashSlotNum %d / maxIndexNum %d must be positive", o.MaxHashSlotNum, o.MaxIndexNum)
