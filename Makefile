@@ -9,7 +9,7 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := rmqgo-namesrv rmqbench
+BINARIES  := rmqgo-namesrv rmqbench rmqstore
 FUZZTIME  ?= 5m
 
 .PHONY: all build run test unit lint compat compat-reference compat-reference-4 compat-reference-5 fuzz bench clean
