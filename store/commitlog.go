@@ -32,8 +32,10 @@ type commitLog struct {
 }
 
 func newCommitLog(dir string, fileSize int64, log *zap.Logger, readOnly bool) *commitLog {
+	files := newFileQueue(dir, fileSize, log, readOnly)
+	files.preallocate = true
 	return &commitLog{
-		files:        newFileQueue(dir, fileSize, log, readOnly),
+		files:        files,
 		log:          log,
 		queueOffsets: make(map[string]int64),
 		appended:     make(chan struct{}, 1),

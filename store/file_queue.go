@@ -24,6 +24,21 @@ type fileQueue struct {
 
 	mu    sync.RWMutex
 	files []*mappedFile // ascending start offsets, contiguous
+
+	// preallocate creates the file after each new one in the background,
+	// as Java's AllocateMappedFileService does for the commitlog, so a put
+	// that fills a file does not wait for the next to be made.
+	preallocate bool
+	spareMu     sync.Mutex
+	spare       *spareFile
+}
+
+// spareFile is a file being created ahead of need.
+type spareFile struct {
+	start int64
+	done  chan struct{}
+	mf    *mappedFile
+	err   error
 }
 
 func newFileQueue(dir string, fileSize int64, log *zap.Logger, readOnly bool) *fileQueue {
@@ -137,14 +152,77 @@ func (q *fileQueue) lastWritable(startOffset int64) (*mappedFile, bool, error) {
 	if err := os.MkdirAll(q.dir, 0o755); err != nil {
 		return nil, false, fmt.Errorf("%w: %s: %w", ErrCreateFile, q.dir, err)
 	}
-	mf, err := openMappedFile(filepath.Join(q.dir, fileName(next)), next, q.fileSize, true)
-	if err != nil {
-		return nil, false, err
+	mf := q.takeSpare(next)
+	if mf == nil {
+		var err error
+		if mf, err = openMappedFile(filepath.Join(q.dir, fileName(next)), next, q.fileSize, true); err != nil {
+			return nil, false, err
+		}
 	}
 	q.mu.Lock()
 	q.files = append(q.files[:len(q.files):len(q.files)], mf)
 	q.mu.Unlock()
+	if q.preallocate {
+		q.prepareSpare(next + q.fileSize)
+	}
 	return mf, true, nil
+}
+
+// prepareSpare starts creating the file at start.
+func (q *fileQueue) prepareSpare(start int64) {
+	sp := &spareFile{start: start, done: make(chan struct{})}
+	q.spareMu.Lock()
+	if q.spare != nil {
+		q.spareMu.Unlock()
+		return
+	}
+	q.spare = sp
+	q.spareMu.Unlock()
+	go func() {
+		defer close(sp.done)
+		sp.mf, sp.err = openMappedFile(filepath.Join(q.dir, fileName(start)), start, q.fileSize, true)
+		if sp.err != nil {
+			q.log.Warn("creating the next file ahead failed; it will be made when needed", zap.Error(sp.err))
+		}
+	}()
+}
+
+// takeSpare returns the file created ahead if it starts at start, waiting
+// for it to be ready; nil when there is none.
+func (q *fileQueue) takeSpare(start int64) *mappedFile {
+	q.spareMu.Lock()
+	sp := q.spare
+	q.spare = nil
+	q.spareMu.Unlock()
+	if sp == nil {
+		return nil
+	}
+	<-sp.done
+	if sp.err != nil {
+		return nil
+	}
+	if sp.start != start {
+		if err := sp.mf.destroy(); err != nil {
+			q.log.Warn("deleting an unused spare file", zap.Error(err))
+		}
+		return nil
+	}
+	return sp.mf
+}
+
+// closeSpare unmaps a file created ahead; it stays on disk, empty, as
+// Java leaves its pre-allocated file.
+func (q *fileQueue) closeSpare() {
+	q.spareMu.Lock()
+	sp := q.spare
+	q.spare = nil
+	q.spareMu.Unlock()
+	if sp != nil {
+		<-sp.done
+		if sp.mf != nil {
+			sp.mf.close()
+		}
+	}
 }
 
 // find returns the file holding offset, or nil.
@@ -197,12 +275,8 @@ func (q *fileQueue) reversed() []*mappedFile {
 
 // truncate makes offset the end of the data (Java's truncateDirtyFiles):
 // files wholly after it are deleted, the file holding it is cut there and
-// its tail zeroed.
+// its tail zeroed. Read-only, the files after it are only let go.
 func (q *fileQueue) truncate(offset int64) error {
-	if q.readOnly {
-		q.setEnd(offset)
-		return nil
-	}
 	q.mu.Lock()
 	keep := q.files[:0:0]
 	var dropped []*mappedFile
@@ -216,28 +290,26 @@ func (q *fileQueue) truncate(offset int64) error {
 	q.files = keep
 	q.mu.Unlock()
 	for _, f := range dropped {
+		if q.readOnly {
+			f.close()
+			continue
+		}
 		q.log.Info("deleting file beyond the recovered end", zap.String("file", f.path), zap.Int64("end", offset))
 		if err := f.destroy(); err != nil {
 			return err
 		}
 	}
-	if f := q.find(offset); f != nil {
-		pos := offset - f.start
-		f.wrote.Store(pos)
-		f.flushed.Store(pos)
-		return f.zeroFrom(pos)
+	f := q.find(offset)
+	if f == nil {
+		return nil
 	}
-	return nil
-}
-
-// setEnd sets the write and flush positions of every file from the end
-// of the data: files before it are full, files after it empty.
-func (q *fileQueue) setEnd(offset int64) {
-	for _, f := range q.snapshot() {
-		pos := min(max(offset-f.start, 0), f.size)
-		f.wrote.Store(pos)
-		f.flushed.Store(pos)
+	pos := offset - f.start
+	f.wrote.Store(pos)
+	f.flushed.Store(pos)
+	if q.readOnly {
+		return nil
 	}
+	return f.zeroFrom(pos)
 }
 
 // flush makes the written bytes durable (see mappedFile.flush) and returns
@@ -282,6 +354,7 @@ func (q *fileQueue) destroyAll() error {
 
 // closeAll unmaps every file (when the last reader lets go).
 func (q *fileQueue) closeAll() {
+	q.closeSpare()
 	q.mu.Lock()
 	files := q.files
 	q.files = nil

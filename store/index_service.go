@@ -64,8 +64,17 @@ func (s *indexService) load(lastExitOK bool) error {
 		names = append(names, e.Name())
 	}
 	sort.Strings(names)
-	for _, name := range names {
-		ix, err := s.open(filepath.Join(s.dir, name), false)
+	for i, name := range names {
+		path := filepath.Join(s.dir, name)
+		if st, err := os.Stat(path); err == nil && st.Size() == 0 && i == len(names)-1 && !s.readOnly {
+			// A crash while the file was being created.
+			s.log.Warn("deleting empty last index file", zap.String("file", path))
+			if err := os.Remove(path); err != nil {
+				return fmt.Errorf("store: %w", err)
+			}
+			continue
+		}
+		ix, err := s.open(path, false)
 		if err != nil {
 			s.closeAll()
 			return err

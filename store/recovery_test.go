@@ -9,13 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// lastCommitLogFile returns the path of the newest commitlog file.
-func lastCommitLogFile(t *testing.T, root string) string {
-	t.Helper()
-	entries, err := os.ReadDir(filepath.Join(root, "commitlog"))
-	require.NoError(t, err)
-	require.NotEmpty(t, entries)
-	return filepath.Join(root, "commitlog", entries[len(entries)-1].Name())
+// commitLogFileAt returns the path of the commitlog file holding offset
+// (the directory may also hold the empty file created ahead).
+func commitLogFileAt(o Options, offset int64) string {
+	return filepath.Join(o.RootDir, "commitlog", fileName(offset-offset%o.CommitLogFileSize))
 }
 
 // writeAt overwrites bytes of a file.
@@ -39,7 +36,7 @@ func TestRecoveryCutsAPartialRecord(t *testing.T) {
 	m := testMessage("TopicA", 0, 777)
 	rec := appendRecord(nil, &m, false)
 	patchRecord(rec, 999, end, 1)
-	last := lastCommitLogFile(t, o.RootDir)
+	last := commitLogFileAt(o, end)
 	writeAt(t, last, end%o.CommitLogFileSize, rec[:len(rec)/2])
 
 	s2 := openStarted(t, o)
@@ -66,7 +63,7 @@ func TestRecoveryStopsAtACorruptRecord(t *testing.T) {
 	victimOffset := victim.PhysicalOffset
 	victimQueue, victimQueueOffset := victim.QueueID, victim.QueueOffset
 	require.NoError(t, s.Close())
-	writeAt(t, lastCommitLogFile(t, o.RootDir), victimOffset%o.CommitLogFileSize+100, []byte{0xFF, 0xFE})
+	writeAt(t, commitLogFileAt(o, victimOffset), victimOffset%o.CommitLogFileSize+100, []byte{0xFF, 0xFE})
 
 	s2 := openStarted(t, o)
 	assert.Equal(t, victimOffset, s2.CommitLogMaxOffset(), "recovery ends before the corrupt record")
@@ -114,12 +111,12 @@ func TestCrashRecoveryFromCheckpoint(t *testing.T) {
 	crashed := copyDir(t, o.RootDir)
 	// TopicB's queues were not flushed: lose them.
 	require.NoError(t, os.RemoveAll(filepath.Join(crashed, "consumequeue", "TopicB")))
-	last := lastCommitLogFile(t, crashed)
+	o2 := o
+	o2.RootDir = crashed
+	last := commitLogFileAt(o2, s.CommitLogMaxOffset())
 	// And a torn write at the end.
 	writeAt(t, last, s.CommitLogMaxOffset()%o.CommitLogFileSize, []byte{0, 0, 1, 0, 0xDA, 0xA3, 0x20, 0xA7, 1, 2, 3})
 
-	o2 := o
-	o2.RootDir = crashed
 	s2 := openStarted(t, o2)
 	assert.Equal(t, s.CommitLogMaxOffset(), s2.CommitLogMaxOffset())
 	checkAll(t, s2, first)
@@ -132,15 +129,15 @@ func TestReadOnlyOpenChangesNothing(t *testing.T) {
 	want := putAll(t, s, 100, "TopicA")
 	waitDispatched(t, s)
 	crashed := copyDir(t, o.RootDir)
-	last := lastCommitLogFile(t, crashed)
+	o2 := o
+	o2.RootDir = crashed
+	o2.ReadOnly = true
+	last := commitLogFileAt(o2, s.CommitLogMaxOffset())
 	garbage := []byte("garbage after the end")
 	writeAt(t, last, s.CommitLogMaxOffset()%o.CommitLogFileSize, garbage)
 	before, err := os.ReadFile(last)
 	require.NoError(t, err)
 
-	o2 := o
-	o2.RootDir = crashed
-	o2.ReadOnly = true
 	ro, err := Open(o2, nil)
 	require.NoError(t, err)
 	defer ro.Close()
