@@ -12,7 +12,8 @@ import "time"
 //	5.x:   {"counter":3,"stateVersion":0,"timestamp":1700000000000}
 //
 // AppendJSON writes the 5.x form; 4.9.8 readers ignore stateVersion, and
-// a 4.9.8 writer's missing stateVersion reads as 0.
+// a 4.9.8 writer's missing stateVersion reads as 0. AppendJSONLine writes
+// the form of a given line (the config files need the exact 4.x form).
 type DataVersion struct {
 	StateVersion int64
 	Timestamp    int64
@@ -37,6 +38,18 @@ func (v DataVersion) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	dst = appendIntField(dst, "counter", v.Counter, Fastjson)
 	dst = appendIntField(dst, "stateVersion", v.StateVersion, Fastjson)
+	dst = appendIntField(dst, "timestamp", v.Timestamp, Fastjson)
+	return append(dst, '}')
+}
+
+// AppendJSONLine appends the fastjson form of line: without stateVersion
+// before Line5.
+func (v DataVersion) AppendJSONLine(dst []byte, line Line) []byte {
+	if line.v5() {
+		return v.AppendJSON(dst)
+	}
+	dst = append(dst, '{')
+	dst = appendIntField(dst, "counter", v.Counter, Fastjson)
 	dst = appendIntField(dst, "timestamp", v.Timestamp, Fastjson)
 	return append(dst, '}')
 }

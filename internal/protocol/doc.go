@@ -2,7 +2,13 @@
 // broker exchange with Java peers: routes (TopicRouteData, QueueData,
 // BrokerData), cluster info, topic lists, DataVersion, topic configs and
 // their serialize wrapper, the REGISTER_BROKER body (plain and the
-// zlib-compressed form), KVTable and java.util.Properties text.
+// zlib-compressed form), KVTable and java.util.Properties text; and the
+// broker's config documents, its config/*.json files: topics
+// (TopicConfigSerializeWrapper), consumer offsets, delay offsets,
+// subscription groups and consumer filters (all but the last are also the
+// bodies of the admin codes that return them). Those are written per release
+// Line (4.x or 5.x field set), compact by AppendJSON and in fastjson's
+// PrettyFormat by PrettyJSON.
 //
 // Encoders write exactly what Java's fastjson 1.2.x writes for the same
 // object (wire format: do not change):

@@ -31,29 +31,11 @@ type TopicConfigSerializeWrapper struct {
 	TopicQueueMappingInfoMap map[string]TopicQueueMappingInfo
 }
 
-// AppendJSON appends the fastjson form.
+// AppendJSON appends the fastjson form: the 5.x DataVersion, and each
+// TopicConfig as its Attributes say (see TopicConfig.AppendJSON).
+// AppendJSONLine (config_topics.go) writes one line's form throughout.
 func (w *TopicConfigSerializeWrapper) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '{')
-	dst = w.DataVersion.AppendJSON(appendField(dst, "dataVersion"))
-	if w.MappingDataVersion != nil {
-		dst = w.MappingDataVersion.AppendJSON(appendField(dst, "mappingDataVersion"))
-	}
-	dst = append(appendField(dst, "topicConfigTable"), '{')
-	for _, name := range sortedKeys(w.TopicConfigTable) {
-		c := w.TopicConfigTable[name]
-		dst = c.AppendJSON(appendStringKey(dst, name, Fastjson))
-	}
-	dst = append(dst, '}')
-	if w.MappingDataVersion != nil {
-		dst = append(appendField(dst, "topicQueueMappingDetailMap"), '{', '}')
-		dst = append(appendField(dst, "topicQueueMappingInfoMap"), '{')
-		for _, topic := range sortedKeys(w.TopicQueueMappingInfoMap) {
-			m := w.TopicQueueMappingInfoMap[topic]
-			dst = m.appendJSON(appendStringKey(dst, topic, Fastjson), Fastjson)
-		}
-		dst = append(dst, '}')
-	}
-	return append(dst, '}')
+	return w.appendJSON(dst, Line5, (*TopicConfig).AppendJSON)
 }
 
 // DecodeTopicConfigSerializeWrapper parses the 4.9.8 or the 5.x wrapper.

@@ -1,0 +1,199 @@
+package protocol
+
+import (
+	"sort"
+	"strings"
+)
+
+// ConsumerOffsetSerializeWrapper is a broker's committed consumer offsets:
+// the consumerOffset.json file (ConsumerOffsetManager serialized whole)
+// and the body of GET_ALL_CONSUMER_OFFSET. OffsetTable maps
+// "<topic>@<group>" to queueId -> next offset to consume (a consume-queue
+// index).
+//
+// JSON (on-disk and wire format: do not change); the Integer queue ids
+// are written bare, which is not standard JSON:
+//
+//	4.x: {"offsetTable":{"T@g":{0:12,1:7}}}
+//	5.x: {"dataVersion":{...},"groupTopicMap":{"g":["T"]},"offsetTable":{"T@g":{0:12,1:7}}}
+//
+// groupTopicMap is derived from offsetTable when written (see
+// GroupTopicMap) and ignored when read, as Java does. DataVersion is
+// written on Line5 only.
+type ConsumerOffsetSerializeWrapper struct {
+	DataVersion DataVersion
+	OffsetTable map[string]map[int32]int64
+}
+
+// TopicGroupSeparator joins topic and group in OffsetTable keys.
+const TopicGroupSeparator = "@"
+
+// AppendJSON appends the fastjson form of line.
+func (w *ConsumerOffsetSerializeWrapper) AppendJSON(dst []byte, line Line) []byte {
+	dst = append(dst, '{')
+	if line.v5() {
+		dst = w.DataVersion.AppendJSONLine(appendField(dst, "dataVersion"), line)
+		dst = append(appendField(dst, "groupTopicMap"), '{')
+		groups := w.GroupTopicMap()
+		for _, g := range sortedKeys(groups) {
+			dst = appendStringArray(appendStringKey(dst, g, Fastjson), groups[g], Fastjson)
+		}
+		dst = append(dst, '}')
+	}
+	dst = append(appendField(dst, "offsetTable"), '{')
+	for _, key := range sortedKeys(w.OffsetTable) {
+		dst = appendIntLongMap(appendStringKey(dst, key, Fastjson), w.OffsetTable[key])
+	}
+	dst = append(dst, '}')
+	return append(dst, '}')
+}
+
+// GroupTopicMap derives 5.x's groupTopicMap from OffsetTable as
+// ConsumerOffsetManager.getGroupTopicMap does: each key is split at '@'
+// like Java's String.split (trailing empty parts dropped), and only keys
+// of exactly two parts count. Topics are sorted.
+func (w *ConsumerOffsetSerializeWrapper) GroupTopicMap() map[string][]string {
+	m := map[string][]string{}
+	for key := range w.OffsetTable {
+		parts := javaSplit(key, TopicGroupSeparator)
+		if len(parts) == 2 {
+			m[parts[1]] = append(m[parts[1]], parts[0])
+		}
+	}
+	for _, topics := range m {
+		sort.Strings(topics)
+	}
+	return m
+}
+
+// javaSplit is Java's String.split with a literal separator: empty
+// fields are kept except at the end.
+func javaSplit(s, sep string) []string {
+	parts := strings.Split(s, sep)
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+// DecodeConsumerOffsetSerializeWrapper parses the 4.x or 5.x document
+// (bare or quoted queue ids); a null document gives an empty table.
+func DecodeConsumerOffsetSerializeWrapper(data []byte) (*ConsumerOffsetSerializeWrapper, error) {
+	w := &ConsumerOffsetSerializeWrapper{}
+	err := decodeJSON(data, func(r *jsonReader) error {
+		if r.null() {
+			return nil
+		}
+		return r.object(func(key string) (err error) {
+			switch property(key) {
+			case "dataversion":
+				if !r.null() {
+					err = w.DataVersion.read(r)
+				}
+			case "offsettable":
+				w.OffsetTable, err = readMap(r, readIntLongMap)
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if w.OffsetTable == nil {
+		w.OffsetTable = map[string]map[int32]int64{}
+	}
+	return w, nil
+}
+
+// DelayOffsetSerializeWrapper is the progress of delayed-message delivery:
+// the delayOffset.json file and the body of GET_ALL_DELAY_OFFSET.
+// OffsetTable maps a delay level (1-based) to the next offset to deliver
+// in queue level-1 of SCHEDULE_TOPIC_XXXX.
+//
+// JSON (on-disk and wire format: do not change), levels written bare:
+//
+//	4.x: {"offsetTable":{1:0,2:0,3:5}}
+//	5.x: {"dataVersion":{...},"offsetTable":{1:0,2:0,3:5}}
+//
+// DataVersion is written on Line5 only.
+type DelayOffsetSerializeWrapper struct {
+	DataVersion DataVersion
+	OffsetTable map[int32]int64
+}
+
+// AppendJSON appends the fastjson form of line.
+func (w *DelayOffsetSerializeWrapper) AppendJSON(dst []byte, line Line) []byte {
+	dst = append(dst, '{')
+	if line.v5() {
+		dst = w.DataVersion.AppendJSONLine(appendField(dst, "dataVersion"), line)
+	}
+	dst = appendIntLongMap(appendField(dst, "offsetTable"), w.OffsetTable)
+	return append(dst, '}')
+}
+
+// DecodeDelayOffsetSerializeWrapper parses the 4.x or 5.x document; a
+// null document gives an empty table.
+func DecodeDelayOffsetSerializeWrapper(data []byte) (*DelayOffsetSerializeWrapper, error) {
+	w := &DelayOffsetSerializeWrapper{}
+	err := decodeJSON(data, func(r *jsonReader) error {
+		if r.null() {
+			return nil
+		}
+		return r.object(func(key string) (err error) {
+			switch property(key) {
+			case "dataversion":
+				if !r.null() {
+					err = w.DataVersion.read(r)
+				}
+			case "offsettable":
+				w.OffsetTable, err = readIntLongMap(r)
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if w.OffsetTable == nil {
+		w.OffsetTable = map[int32]int64{}
+	}
+	return w, nil
+}
+
+// appendIntLongMap writes an Integer -> Long map, keys bare and sorted.
+func appendIntLongMap(dst []byte, m map[int32]int64) []byte {
+	dst = append(dst, '{')
+	for _, k := range sortedIntKeys(m) {
+		dst = appendLong(appendIntKey(dst, int64(k), Fastjson), m[k], Fastjson)
+	}
+	return append(dst, '}')
+}
+
+// readIntLongMap reads an Integer -> Long map with bare or quoted keys;
+// null gives nil, null values are skipped.
+func readIntLongMap(r *jsonReader) (map[int32]int64, error) {
+	if r.null() {
+		return nil, nil
+	}
+	m := map[int32]int64{}
+	err := r.object(func(key string) error {
+		k, err := r.parseLong(key)
+		if err != nil {
+			return err
+		}
+		if k > 1<<31-1 || k < -1<<31 {
+			return r.fail("int key out of range")
+		}
+		if r.null() {
+			return nil
+		}
+		v, err := r.long()
+		m[int32(k)] = v
+		return err
+	})
+	return m, err
+}

@@ -1,0 +1,81 @@
+package protocol
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestPrettyJSON(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"empty object", `{}`, `{}`},
+		{"bean", `{"a":1,"b":"x"}`, "{\n\t\"a\":1,\n\t\"b\":\"x\"\n}"},
+		{"nested empty map", `{"m":{}}`, "{\n\t\"m\":{}\n}"},
+		{"integer keys", `{"t":{"T@g":{0:12,1:7}}}`, "{\n\t\"t\":{\n\t\t\"T@g\":{0:12,1:7\n\t\t}\n\t}\n}"},
+		{"negative integer key", `{-1:2}`, "{-1:2\n}"},
+		{"set inline", `{"s":["a","b"],"n":[1,2]}`, "{\n\t\"s\":[\"a\",\"b\"],\n\t\"n\":[1,2]\n}"},
+		{"bean in set", `{"o":{"s":[{"x":1},{"y":2}]}}`,
+			"{\n\t\"o\":{\n\t\t\"s\":[{\n\t\t\t\"x\":1\n\t\t},{\n\t\t\t\"y\":2\n\t\t}]\n\t}\n}"},
+		{"empty array", `{"a":[]}`, "{\n\t\"a\":[]\n}"},
+		{"strings kept verbatim", `{"k{,}":"v\"}{[,:\\"}`, "{\n\t\"k{,}\":\"v\\\"}{[,:\\\\\"\n}"},
+		{"whitespace dropped", " {\n\t\"a\" : [ 1 , 2 ] ,\"b\":{ } } ", "{\n\t\"a\":[1,2],\n\t\"b\":{}\n}"},
+		{"scalar", `12`, `12`},
+		{"top-level array", `[{"a":1}]`, "[{\n\t\"a\":1\n}]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := PrettyJSON([]byte("prefix"), []byte(c.in))
+			require.NoError(t, err)
+			assert.Equal(t, "prefix"+c.want, string(got))
+		})
+	}
+}
+
+func TestPrettyJSONMalformed(t *testing.T) {
+	for _, in := range []string{`{`, `{"a":1}}`, `[}`, `{]`, `{"a":"x}`, `{"a":"x\`, `]`} {
+		got, err := PrettyJSON([]byte("keep"), []byte(in))
+		assert.ErrorIs(t, err, ErrMalformedJSON, in)
+		assert.Equal(t, "keep", string(got), in)
+	}
+}
+
+// TestPrettyJSONIdempotent: the pretty files Java wrote come back
+// unchanged.
+func TestPrettyJSONIdempotent(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "config", "*", "*.json"))
+	require.NoError(t, err)
+	more, err := filepath.Glob(filepath.Join("testdata", "config", "*", "*", "*.json"))
+	require.NoError(t, err)
+	files = append(files, more...)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		data := fixture(t, f[len("testdata/"):])
+		if bytes.HasSuffix([]byte(f), []byte(".compact.json")) {
+			continue
+		}
+		got, err := PrettyJSON(nil, data)
+		require.NoError(t, err, f)
+		assert.Equal(t, string(data), string(got), f)
+	}
+}
+
+// FuzzPrettyJSON: never panics, and pretty output is a fixed point.
+func FuzzPrettyJSON(f *testing.F) {
+	for _, s := range []string{`{"a":{0:1}}`, `{"s":[{"x":[]}]}`, `"\"`, `{'a':'b'}`} {
+		f.Add([]byte(s))
+	}
+	f.Add(fixture(f, "config/java-5.3.3/subscriptionGroup.compact.json"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		once, err := PrettyJSON(nil, in)
+		if err != nil {
+			return
+		}
+		twice, err := PrettyJSON(nil, once)
+		if err != nil || !bytes.Equal(once, twice) {
+			t.Fatalf("not a fixed point: %q -> %q -> %q (%v)", in, once, twice, err)
+		}
+	})
+}

@@ -1,0 +1,462 @@
+package protocol
+
+import "sort"
+
+// GroupRetryPolicyType is the 5.x enum GroupRetryPolicyType, written by
+// name.
+type GroupRetryPolicyType string
+
+// Retry policy types (on-disk and wire values: do not change). Ordinals,
+// which fastjson also reads, follow the declaration order.
+const (
+	RetryPolicyExponential GroupRetryPolicyType = "EXPONENTIAL"
+	RetryPolicyCustomized  GroupRetryPolicyType = "CUSTOMIZED"
+)
+
+// Java's SubscriptionGroupConfig defaults.
+const (
+	DefaultRetryQueueNums               int32 = 1
+	DefaultRetryMaxTimes                int32 = 16
+	DefaultWhichBrokerWhenConsumeSlowly int64 = 1
+	DefaultConsumeTimeoutMinute         int32 = 15
+)
+
+// SubscriptionGroupConfig is one consumer group of a broker: an entry of
+// subscriptionGroup.json and the body of UPDATE_AND_CREATE_SUBSCRIPTIONGROUP.
+//
+// JSON (on-disk and wire format: do not change), properties in this order:
+//
+//	4.x: {"brokerId":0,"consumeBroadcastEnable":true,"consumeEnable":true,"consumeFromMinEnable":true,"groupName":"g",
+//	      "notifyConsumerIdsChangedEnable":true,"retryMaxTimes":16,"retryQueueNums":1,"whichBrokerWhenConsumeSlowly":1}
+//	5.x: {"attributes":{},"brokerId":0,"consumeBroadcastEnable":true,"consumeEnable":true,"consumeFromMinEnable":true,
+//	      "consumeMessageOrderly":false,"consumeTimeoutMinute":15,"groupName":"g","groupRetryPolicy":{"type":"CUSTOMIZED"},
+//	      "groupSysFlag":0,"notifyConsumerIdsChangedEnable":true,"retryMaxTimes":16,"retryQueueNums":1,
+//	      "subscriptionDataSet":[{"expression":"*","expressionType":"TAG","topic":"T","version":0}],
+//	      "whichBrokerWhenConsumeSlowly":1}
+//
+// The 5.x fields are kept whatever line the config is written for;
+// AppendJSON leaves them out before Line5. subscriptionDataSet is written
+// only when non-nil (Java's field starts null), in slice order (Java writes
+// its HashSet in hash order). An empty GroupName is left out, as Java
+// leaves out null.
+type SubscriptionGroupConfig struct {
+	GroupName                      string
+	ConsumeEnable                  bool
+	ConsumeFromMinEnable           bool
+	ConsumeBroadcastEnable         bool
+	RetryQueueNums                 int32
+	RetryMaxTimes                  int32
+	BrokerID                       int64
+	WhichBrokerWhenConsumeSlowly   int64
+	NotifyConsumerIDsChangedEnable bool
+
+	// 5.x fields.
+	ConsumeMessageOrderly bool
+	GroupRetryPolicy      GroupRetryPolicy
+	GroupSysFlag          int32
+	ConsumeTimeoutMinute  int32
+	SubscriptionDataSet   []SimpleSubscriptionData
+	// Attributes is written as {} when nil on Line5.
+	Attributes map[string]string
+}
+
+// NewSubscriptionGroupConfig returns a config with Java's field
+// initializers (both lines).
+func NewSubscriptionGroupConfig(group string) SubscriptionGroupConfig {
+	return SubscriptionGroupConfig{
+		GroupName:                      group,
+		ConsumeEnable:                  true,
+		ConsumeFromMinEnable:           true,
+		ConsumeBroadcastEnable:         true,
+		RetryQueueNums:                 DefaultRetryQueueNums,
+		RetryMaxTimes:                  DefaultRetryMaxTimes,
+		WhichBrokerWhenConsumeSlowly:   DefaultWhichBrokerWhenConsumeSlowly,
+		NotifyConsumerIDsChangedEnable: true,
+		GroupRetryPolicy:               GroupRetryPolicy{Type: RetryPolicyCustomized},
+		ConsumeTimeoutMinute:           DefaultConsumeTimeoutMinute,
+	}
+}
+
+// AppendJSON appends the fastjson form of line.
+func (c *SubscriptionGroupConfig) AppendJSON(dst []byte, line Line) []byte {
+	v5 := line.v5()
+	dst = append(dst, '{')
+	if v5 {
+		dst = appendStringMap(appendField(dst, "attributes"), c.Attributes, Fastjson)
+	}
+	dst = appendIntField(dst, "brokerId", c.BrokerID, Fastjson)
+	dst = appendBoolField(dst, "consumeBroadcastEnable", c.ConsumeBroadcastEnable)
+	dst = appendBoolField(dst, "consumeEnable", c.ConsumeEnable)
+	dst = appendBoolField(dst, "consumeFromMinEnable", c.ConsumeFromMinEnable)
+	if v5 {
+		dst = appendBoolField(dst, "consumeMessageOrderly", c.ConsumeMessageOrderly)
+		dst = appendIntField(dst, "consumeTimeoutMinute", int64(c.ConsumeTimeoutMinute), Fastjson)
+	}
+	if c.GroupName != "" {
+		dst = appendStringField(dst, "groupName", c.GroupName, Fastjson)
+	}
+	if v5 {
+		dst = c.GroupRetryPolicy.appendJSON(appendField(dst, "groupRetryPolicy"))
+		dst = appendIntField(dst, "groupSysFlag", int64(c.GroupSysFlag), Fastjson)
+	}
+	dst = appendBoolField(dst, "notifyConsumerIdsChangedEnable", c.NotifyConsumerIDsChangedEnable)
+	dst = appendIntField(dst, "retryMaxTimes", int64(c.RetryMaxTimes), Fastjson)
+	dst = appendIntField(dst, "retryQueueNums", int64(c.RetryQueueNums), Fastjson)
+	if v5 && c.SubscriptionDataSet != nil {
+		dst = append(appendField(dst, "subscriptionDataSet"), '[')
+		for i := range c.SubscriptionDataSet {
+			dst = c.SubscriptionDataSet[i].appendJSON(comma(dst))
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendIntField(dst, "whichBrokerWhenConsumeSlowly", c.WhichBrokerWhenConsumeSlowly, Fastjson)
+	return append(dst, '}')
+}
+
+// DecodeSubscriptionGroupConfig parses one config (either line), starting
+// from Java's defaults for absent properties.
+func DecodeSubscriptionGroupConfig(data []byte) (SubscriptionGroupConfig, error) {
+	var c SubscriptionGroupConfig
+	err := decodeJSON(data, func(r *jsonReader) (err error) {
+		c, err = readSubscriptionGroupConfig(r)
+		return err
+	})
+	return c, err
+}
+
+func readSubscriptionGroupConfig(r *jsonReader) (SubscriptionGroupConfig, error) {
+	c := NewSubscriptionGroupConfig("")
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "groupname":
+			c.GroupName, err = r.str()
+		case "consumeenable":
+			c.ConsumeEnable, err = r.bool()
+		case "consumefromminenable":
+			c.ConsumeFromMinEnable, err = r.bool()
+		case "consumebroadcastenable":
+			c.ConsumeBroadcastEnable, err = r.bool()
+		case "retryqueuenums":
+			c.RetryQueueNums, err = r.int()
+		case "retrymaxtimes":
+			c.RetryMaxTimes, err = r.int()
+		case "brokerid":
+			c.BrokerID, err = r.long()
+		case "whichbrokerwhenconsumeslowly":
+			c.WhichBrokerWhenConsumeSlowly, err = r.long()
+		case "notifyconsumeridschangedenable":
+			c.NotifyConsumerIDsChangedEnable, err = r.bool()
+		default:
+			err = c.read5x(r, key)
+		}
+		return err
+	})
+	return c, err
+}
+
+// read5x reads the 5.x properties and skips unknown ones.
+func (c *SubscriptionGroupConfig) read5x(r *jsonReader, key string) (err error) {
+	switch property(key) {
+	case "consumemessageorderly":
+		c.ConsumeMessageOrderly, err = r.bool()
+	case "groupretrypolicy":
+		if !r.null() {
+			c.GroupRetryPolicy, err = readGroupRetryPolicy(r)
+		}
+	case "groupsysflag":
+		c.GroupSysFlag, err = r.int()
+	case "consumetimeoutminute":
+		c.ConsumeTimeoutMinute, err = r.int()
+	case "subscriptiondataset":
+		c.SubscriptionDataSet, err = readList(r, readSimpleSubscriptionData)
+	case "attributes":
+		c.Attributes, err = r.stringMap()
+	default:
+		err = r.skip()
+	}
+	return err
+}
+
+// GroupRetryPolicy is the 5.x retry policy of a group.
+//
+// JSON (on-disk and wire format: do not change):
+//
+//	{"customizedRetryPolicy":{"next":[1000,5000]},"exponentialRetryPolicy":{"initial":5000,"max":7200000,"multiplier":2},"type":"CUSTOMIZED"}
+//
+// The two policies are written when non-nil; an empty Type is left out.
+type GroupRetryPolicy struct {
+	Type                   GroupRetryPolicyType
+	ExponentialRetryPolicy *ExponentialRetryPolicy
+	CustomizedRetryPolicy  *CustomizedRetryPolicy
+}
+
+// ExponentialRetryPolicy is the 5.x exponential back-off of a group, in
+// milliseconds (Java defaults: initial 5 s, max 2 h, multiplier 2).
+type ExponentialRetryPolicy struct {
+	Initial    int64
+	Max        int64
+	Multiplier int64
+}
+
+// CustomizedRetryPolicy is the 5.x list of retry delays of a group, in
+// milliseconds; Next nil is left out, as Java leaves out null.
+type CustomizedRetryPolicy struct {
+	Next []int64
+}
+
+func (p *GroupRetryPolicy) appendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	if c := p.CustomizedRetryPolicy; c != nil {
+		dst = append(appendField(dst, "customizedRetryPolicy"), '{')
+		if c.Next != nil {
+			dst = append(appendField(dst, "next"), '[')
+			for _, n := range c.Next {
+				dst = appendLong(comma(dst), n, Fastjson)
+			}
+			dst = append(dst, ']')
+		}
+		dst = append(dst, '}')
+	}
+	if e := p.ExponentialRetryPolicy; e != nil {
+		dst = append(appendField(dst, "exponentialRetryPolicy"), '{')
+		dst = appendIntField(dst, "initial", e.Initial, Fastjson)
+		dst = appendIntField(dst, "max", e.Max, Fastjson)
+		dst = appendIntField(dst, "multiplier", e.Multiplier, Fastjson)
+		dst = append(dst, '}')
+	}
+	if p.Type != "" {
+		dst = appendStringField(dst, "type", string(p.Type), Fastjson)
+	}
+	return append(dst, '}')
+}
+
+func readGroupRetryPolicy(r *jsonReader) (GroupRetryPolicy, error) {
+	p := GroupRetryPolicy{Type: RetryPolicyCustomized}
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "type":
+			p.Type, err = readRetryPolicyType(r)
+		case "exponentialretrypolicy":
+			if !r.null() {
+				p.ExponentialRetryPolicy, err = readExponentialRetryPolicy(r)
+			}
+		case "customizedretrypolicy":
+			if !r.null() {
+				p.CustomizedRetryPolicy, err = readCustomizedRetryPolicy(r)
+			}
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return p, err
+}
+
+// readRetryPolicyType reads the enum by name or by ordinal, as fastjson
+// does; null gives "".
+func readRetryPolicyType(r *jsonReader) (GroupRetryPolicyType, error) {
+	s, err := r.str()
+	switch {
+	case err != nil:
+		return "", err
+	case s == "0":
+		return RetryPolicyExponential, nil
+	case s == "1":
+		return RetryPolicyCustomized, nil
+	}
+	return GroupRetryPolicyType(s), nil
+}
+
+func readExponentialRetryPolicy(r *jsonReader) (*ExponentialRetryPolicy, error) {
+	e := &ExponentialRetryPolicy{Initial: 5000, Max: 7200000, Multiplier: 2}
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "initial":
+			e.Initial, err = r.long()
+		case "max":
+			e.Max, err = r.long()
+		case "multiplier":
+			e.Multiplier, err = r.long()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return e, err
+}
+
+func readCustomizedRetryPolicy(r *jsonReader) (*CustomizedRetryPolicy, error) {
+	c := &CustomizedRetryPolicy{Next: defaultRetryDelays()}
+	err := r.object(func(key string) (err error) {
+		if property(key) != "next" {
+			return r.skip()
+		}
+		if r.null() {
+			c.Next = nil
+			return nil
+		}
+		c.Next, err = readList(r, func(r *jsonReader) (int64, error) { return r.long() })
+		return err
+	})
+	return c, err
+}
+
+// defaultRetryDelays is CustomizedRetryPolicy's initializer: 1s 5s 10s
+// 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h, in milliseconds.
+func defaultRetryDelays() []int64 {
+	return []int64{1000, 5000, 10000, 30000, 60000, 120000, 180000, 240000, 300000, 360000,
+		420000, 480000, 540000, 600000, 1200000, 1800000, 3600000, 7200000}
+}
+
+// SimpleSubscriptionData is one subscription a 5.x group declared.
+//
+// JSON (on-disk and wire format: do not change):
+//
+//	{"expression":"a || b","expressionType":"TAG","topic":"T","version":1700000000000}
+type SimpleSubscriptionData struct {
+	Topic          string
+	ExpressionType string
+	Expression     string
+	Version        int64
+}
+
+func (s *SimpleSubscriptionData) appendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	if s.Expression != "" {
+		dst = appendStringField(dst, "expression", s.Expression, Fastjson)
+	}
+	if s.ExpressionType != "" {
+		dst = appendStringField(dst, "expressionType", s.ExpressionType, Fastjson)
+	}
+	if s.Topic != "" {
+		dst = appendStringField(dst, "topic", s.Topic, Fastjson)
+	}
+	dst = appendIntField(dst, "version", s.Version, Fastjson)
+	return append(dst, '}')
+}
+
+func readSimpleSubscriptionData(r *jsonReader) (SimpleSubscriptionData, error) {
+	var s SimpleSubscriptionData
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "topic":
+			s.Topic, err = r.str()
+		case "expressiontype":
+			s.ExpressionType, err = r.str()
+		case "expression":
+			s.Expression, err = r.str()
+		case "version":
+			s.Version, err = r.long()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return s, err
+}
+
+// SubscriptionGroupWrapper is a broker's consumer groups with their
+// version: the subscriptionGroup.json file (SubscriptionGroupManager
+// serialized whole) and the body of GET_ALL_SUBSCRIPTIONGROUP_CONFIG.
+//
+// JSON (on-disk and wire format: do not change):
+//
+//	4.x: {"dataVersion":{...},"subscriptionGroupTable":{"g":{SubscriptionGroupConfig},...}}
+//	5.x: {"dataVersion":{...},"forbiddenTable":{"g":{"T":1}},"subscriptionGroupTable":{...}}
+//
+// ForbiddenTable (5.x, group -> topic -> forbidden bits) is written on
+// Line5 only, nil as {}; decoding leaves it nil when the document has
+// none.
+type SubscriptionGroupWrapper struct {
+	DataVersion            DataVersion
+	SubscriptionGroupTable map[string]SubscriptionGroupConfig
+	ForbiddenTable         map[string]map[string]int32
+}
+
+// AppendJSON appends the fastjson form of line.
+func (w *SubscriptionGroupWrapper) AppendJSON(dst []byte, line Line) []byte {
+	dst = append(dst, '{')
+	dst = w.DataVersion.AppendJSONLine(appendField(dst, "dataVersion"), line)
+	if line.v5() {
+		dst = append(appendField(dst, "forbiddenTable"), '{')
+		for _, group := range sortedKeys(w.ForbiddenTable) {
+			dst = appendStringIntMap(appendStringKey(dst, group, Fastjson), w.ForbiddenTable[group])
+		}
+		dst = append(dst, '}')
+	}
+	dst = append(appendField(dst, "subscriptionGroupTable"), '{')
+	for _, group := range sortedKeys(w.SubscriptionGroupTable) {
+		c := w.SubscriptionGroupTable[group]
+		dst = c.AppendJSON(appendStringKey(dst, group, Fastjson), line)
+	}
+	dst = append(dst, '}')
+	return append(dst, '}')
+}
+
+// DecodeSubscriptionGroupWrapper parses the 4.x or 5.x document; a null
+// document gives an empty table.
+func DecodeSubscriptionGroupWrapper(data []byte) (*SubscriptionGroupWrapper, error) {
+	w := &SubscriptionGroupWrapper{}
+	err := decodeJSON(data, func(r *jsonReader) error {
+		if r.null() {
+			return nil
+		}
+		return r.object(func(key string) (err error) {
+			switch property(key) {
+			case "dataversion":
+				if !r.null() {
+					err = w.DataVersion.read(r)
+				}
+			case "subscriptiongrouptable":
+				w.SubscriptionGroupTable, err = readMap(r, readSubscriptionGroupConfig)
+			case "forbiddentable":
+				w.ForbiddenTable, err = readMap(r, readStringIntMap)
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if w.SubscriptionGroupTable == nil {
+		w.SubscriptionGroupTable = map[string]SubscriptionGroupConfig{}
+	}
+	return w, nil
+}
+
+// appendStringIntMap writes a map of ints with its keys sorted.
+func appendStringIntMap(dst []byte, m map[string]int32) []byte {
+	dst = append(dst, '{')
+	for _, k := range sortedKeys(m) {
+		dst = appendLong(appendStringKey(dst, k, Fastjson), int64(m[k]), Fastjson)
+	}
+	return append(dst, '}')
+}
+
+func readStringIntMap(r *jsonReader) (map[string]int32, error) {
+	if r.null() {
+		return nil, nil
+	}
+	m := map[string]int32{}
+	err := r.object(func(k string) error {
+		if r.null() {
+			return nil
+		}
+		v, err := r.int()
+		m[k] = v
+		return err
+	})
+	return m, err
+}
+
+// sortedIntKeys returns the keys of m in ascending order.
+func sortedIntKeys[V any](m map[int32]V) []int32 {
+	keys := make([]int32, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}
