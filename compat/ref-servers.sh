@@ -29,6 +29,12 @@
 # stopped by the unregister test (its pid is BROKER_B_PID). COMPAT_BROKER_B=0
 # leaves it out. The brokers start side by side once the name server is up.
 #
+# BROKER_CONF_EXTRA: lines appended to every generated broker.conf, after the
+# defaults (java.util.Properties: a later key wins), e.g.
+#   BROKER_CONF_EXTRA="mappedFileSizeCommitLog=131072
+#   transactionCheckInterval=1000" sh compat/ref-servers.sh start 4
+# (compat/store-fixture.sh uses it for small store files).
+#
 # Other knobs: BOOT_TIMEOUT (seconds per server, 180), MVN (mvn),
 # REF_VERSION_4 (4.9.7), REF_VERSION_5 (5.3.3),
 # NAMESRV_JAVA_HEAP (-Xms128m -Xmx256m), BROKER_JAVA_HEAP (-Xms256m -Xmx512m).
@@ -213,6 +219,9 @@ storePathRootDir=$dir/store
 storePathCommitLog=$dir/store/commitlog
 mappedFileSizeCommitLog=67108864
 EOF
+  if [ -n "${BROKER_CONF_EXTRA:-}" ]; then
+    printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"
+  fi
   case $BROKER_IMPL in
     java)
       cp=$(cat "$SERVER_CP")
