@@ -2,7 +2,8 @@
 #
 #   make run               build and start the name server on embedded defaults
 #   make test              everything CI checks: format, vet, race tests, compat suite
-#   make compat            the Java compat suite against this project
+#   make compat            the Java compat suite against this project (and compat-store)
+#   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
 #   make fuzz              fuzz the frame decoder (FUZZTIME, default 5m)
 #   make bench             Go benchmarks with allocations
@@ -12,7 +13,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint compat compat-reference compat-reference-4 compat-reference-5 fuzz bench clean
+.PHONY: all build run test unit lint compat compat-store compat-reference compat-reference-4 compat-reference-5 fuzz bench clean
 
 all: build
 
@@ -31,11 +32,15 @@ lint:
 unit:
 	$(GO) test -race -count=1 ./...
 
-# This project's name server with the reference Java broker; the Go broker
-# joins when it exists.
-compat: build
+# This project's name server with the reference Java broker (the Go broker
+# joins when it exists), then the store handover: the Java store code
+# (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote.
+compat: build compat-store
 	NAMESRV_IMPL=go BROKER_IMPL=java RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=java RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/run-suite.sh 5
+
+compat-store:
+	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/
 
 compat-reference: compat-reference-4 compat-reference-5
 

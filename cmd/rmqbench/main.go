@@ -3,6 +3,7 @@
 // (JSON headers, version 409, as a 4.9.8 Java client sends them).
 //
 //	rmqbench route -n 127.0.0.1:9876 -t TopicTest -c 16 -d 20s
+//	rmqbench store -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
 //
 // Each subcommand lives in its own file and drives the shared load runner
 // (load.go), which prints progress every 5 s and a summary at the end.
@@ -26,6 +27,7 @@ type subcommand struct {
 
 var subcommands = map[string]subcommand{
 	"route": {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
+	"store": {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
 }
 
 func main() {

@@ -11,7 +11,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"net/netip"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -64,14 +67,30 @@ type CommitLogLine struct {
 func messageLine(r *store.Record, inQueue bool, tagsCode int64) MessageLine {
 	return MessageLine{
 		Body: base64.StdEncoding.EncodeToString(r.Body), BodyCRC: r.BodyCRC,
-		BornHost: r.BornHost.String(), BornTimestamp: r.BornTimestamp,
+		BornHost: javaHost(r.BornHost), BornTimestamp: r.BornTimestamp,
 		CommitLogOffset: r.PhysicalOffset, Flag: r.Flag, InQueue: inQueue,
 		PreparedTransactionOffset: r.PreparedTransactionOffset,
 		Properties:                store.ParseProperties(string(r.Properties)),
 		QueueID:                   r.QueueID, QueueOffset: r.QueueOffset, ReconsumeTimes: r.ReconsumeTimes,
-		StoreHost: r.StoreHost.String(), StoreSize: r.Size, StoreTimestamp: r.StoreTimestamp,
+		StoreHost: javaHost(r.StoreHost), StoreSize: r.Size, StoreTimestamp: r.StoreTimestamp,
 		SysFlag: r.SysFlag, TagsCode: tagsCode, Topic: r.Topic,
 	}
+}
+
+// javaHost writes an address and port as Java's
+// InetAddress.getHostAddress() + ":" + port does: IPv6 as eight
+// uncompressed groups, without brackets.
+func javaHost(ap netip.AddrPort) string {
+	addr := ap.Addr()
+	if addr.Is4() || addr.Is4In6() {
+		return ap.String()
+	}
+	b := addr.As16()
+	groups := make([]string, 8)
+	for i := range groups {
+		groups[i] = strconv.FormatUint(uint64(b[2*i])<<8|uint64(b[2*i+1]), 16)
+	}
+	return strings.Join(groups, ":") + ":" + strconv.Itoa(int(ap.Port()))
 }
 
 // sortedQueues returns the store's queues by topic (byte order) and id.
