@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 
 	"go.uber.org/zap"
 
+	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
@@ -124,59 +124,13 @@ func (s *kvStore) remove(namespace, key string) error {
 
 // persistLocked writes the table as MixAll.string2File does: the new
 // content to path.tmp, the old content to path.bak, then path.tmp renamed
-// over path (atomic; Java 4.9.8 deletes then renames, 5.x overwrites in
-// place).
+// over path (configfile.Persist, crash-safe where Java is not).
 func (s *kvStore) persistLocked() error {
 	w := protocol.KVConfigSerializeWrapper{ConfigTable: s.table}
 	content := w.AppendJSON(nil)
-	if err := writeFileAtomic(s.path, content); err != nil {
+	if err := configfile.Persist(s.path, content); err != nil {
 		s.log.Error("persist kvconfig", zap.String("path", s.path), zap.Error(err))
 		return fmt.Errorf("%w: persist %s: %v", ErrKVConfig, s.path, err)
 	}
 	return nil
-}
-
-func writeFileAtomic(path string, content []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := writeFileSync(tmp, content); err != nil {
-		return err
-	}
-	if prev, err := os.ReadFile(path); err == nil {
-		if err := writeFileSync(path+".bak", prev); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-func writeFileSync(path string, content []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(content); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

@@ -22,8 +22,24 @@ import (
 
 // asyncCommitLogFlusher is the ASYNC_FLUSH service.
 func (s *Store) asyncCommitLogFlusher(ctx context.Context) {
-	interval := max(s.opts.FlushIntervalCommitLog, time.Millisecond)
-	tick := time.NewTicker(interval)
+	o := &s.opts
+	s.flushPeriodically(ctx, "commitlog", o.FlushIntervalCommitLog, o.FlushCommitLogThoroughInterval,
+		o.FlushCommitLogLeastPages, s.flushCommitLog)
+}
+
+// consumeQueueFlusher is the FlushConsumeQueueService.
+func (s *Store) consumeQueueFlusher(ctx context.Context) {
+	o := &s.opts
+	s.flushPeriodically(ctx, "consume queue", o.FlushIntervalConsumeQueue, o.FlushConsumeQueueThoroughInterval,
+		o.FlushConsumeQueueLeastPages, s.flushConsumeQueues)
+}
+
+// flushPeriodically calls flush every interval with least pages, and
+// with 0 (everything) once thorough has passed since the last such call,
+// until ctx ends.
+func (s *Store) flushPeriodically(ctx context.Context, what string, interval, thorough time.Duration,
+	least int, flush func(least int) error) {
+	tick := time.NewTicker(max(interval, time.Millisecond))
 	defer tick.Stop()
 	lastThorough := time.Now()
 	for {
@@ -31,12 +47,12 @@ func (s *Store) asyncCommitLogFlusher(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case now := <-tick.C:
-			least := s.opts.FlushCommitLogLeastPages
-			if now.Sub(lastThorough) >= s.opts.FlushCommitLogThoroughInterval {
-				least, lastThorough = 0, now
+			pages := least
+			if now.Sub(lastThorough) >= thorough {
+				pages, lastThorough = 0, now
 			}
-			if err := s.flushCommitLog(least); err != nil {
-				s.log.Error("commitlog flush failed", zap.Error(err))
+			if err := flush(pages); err != nil {
+				s.log.Error(what+" flush failed", zap.Error(err))
 			}
 		}
 	}
@@ -53,28 +69,6 @@ func (s *Store) flushCommitLog(least int) error {
 		s.cp.physicMsgTimestamp.Store(storeTs)
 	}
 	return nil
-}
-
-// consumeQueueFlusher is the FlushConsumeQueueService.
-func (s *Store) consumeQueueFlusher(ctx context.Context) {
-	interval := max(s.opts.FlushIntervalConsumeQueue, time.Millisecond)
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	lastThorough := time.Now()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-tick.C:
-			least := s.opts.FlushConsumeQueueLeastPages
-			if now.Sub(lastThorough) >= s.opts.FlushConsumeQueueThoroughInterval {
-				least, lastThorough = 0, now
-			}
-			if err := s.flushConsumeQueues(least); err != nil {
-				s.log.Error("consume queue flush failed", zap.Error(err))
-			}
-		}
-	}
 }
 
 // flushConsumeQueues syncs the queues; a full flush then records the

@@ -26,8 +26,9 @@ type subcommand struct {
 }
 
 var subcommands = map[string]subcommand{
-	"route": {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
-	"store": {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
+	"route":       {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
+	"store":       {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
+	"store-table": {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
 }
 
 func main() {

@@ -1,7 +1,8 @@
 // Package configfile reads and writes the broker's JSON config files,
 // ${storePathRootDir}/config/*.json, in the shapes and with the backup
 // discipline of Java's ConfigManager, so that a Java broker and this one
-// can start on each other's store.
+// can start on each other's store. The name server's kvConfig.json uses
+// the same Persist.
 //
 // The files (on-disk names and formats: do not change; the shapes are
 // drawn next to their types in internal/protocol):

@@ -184,9 +184,7 @@ func TestLoadCorruptBackupFails(t *testing.T) {
 func TestLoadJavaBrokerStores(t *testing.T) {
 	files, err := filepath.Glob("../../testdata/store/java-*/store/config/*.json*")
 	require.NoError(t, err)
-	if len(files) == 0 {
-		t.Skip("no Java broker store under testdata/store")
-	}
+	require.NotEmpty(t, files, "no Java broker store under testdata/store")
 	loaded := 0
 	for _, f := range files {
 		base := strings.TrimSuffix(filepath.Base(f), BackupSuffix)
