@@ -98,7 +98,11 @@ func (c *commitLog) append(b *encodedBatch) (appendResult, error) {
 		patchRecord(b.buf[at:at+n], qo, res.wroteOffset+int64(at), storeTs)
 		at += n
 	}
-	copy(f.data[pos:], b.buf)
+	// The first record's size and magic go in last: a process killed in
+	// the middle of the copy leaves zeros where the batch starts, which
+	// recovery reads as the end of the log, never a torn record.
+	copy(f.data[pos+8:], b.buf[8:])
+	copy(f.data[pos:pos+8], b.buf[:8])
 	c.lastStoreTimestamp.Store(storeTs)
 	f.wrote.Store(pos + int64(len(b.buf)))
 	if counts {

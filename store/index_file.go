@@ -154,3 +154,28 @@ func (ix *indexFile) selectOffsets(out []int64, hash int32, maxNum int, begin, e
 	}
 	return out
 }
+
+// hasEntry reports whether the bucket of hash already holds an entry for
+// phyOffset, looking only at the entries for phyOffset or later (the
+// newest of the bucket): re-dispatching the last indexed record after a
+// crash then adds only the keys it is missing.
+func (ix *indexFile) hasEntry(hash int32, phyOffset int64) bool {
+	count := ix.indexCount()
+	n := ix.u32(ix.slotPos(hash))
+	for n > 0 && n < count {
+		at := ix.entryPos(n)
+		off := ix.u64(at + 4)
+		if off < phyOffset {
+			return false
+		}
+		if off == phyOffset && ix.u32(at) == hash {
+			return true
+		}
+		prev := ix.u32(at + 16)
+		if prev >= n {
+			return false
+		}
+		n = prev
+	}
+	return false
+}

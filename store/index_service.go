@@ -168,7 +168,9 @@ func (s *indexService) build(d *dispatchRequest) error {
 	if err != nil {
 		return err
 	}
-	if d.offset < ix.endPhyOffset() || (d.offset == ix.endPhyOffset() && ix.indexCount() > 1) {
+	// Records before the file's end are indexed already; the record at its
+	// end may be only partly (a crash between two of its keys).
+	if d.offset < ix.endPhyOffset() {
 		return nil
 	}
 	if d.uniqKey != "" {
@@ -187,6 +189,9 @@ func (s *indexService) build(d *dispatchRequest) error {
 // put adds one key, moving to a new file when ix is full.
 func (s *indexService) put(ix *indexFile, d *dispatchRequest, key string) (*indexFile, error) {
 	hash := indexKeyHash(d.topic, key)
+	if d.offset == ix.endPhyOffset() && ix.hasEntry(hash, d.offset) {
+		return ix, nil
+	}
 	for !ix.putKey(hash, d.offset, d.storeTimestamp) {
 		var err error
 		if ix, err = s.writable(); err != nil {

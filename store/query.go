@@ -31,6 +31,7 @@ func (s *Store) QueryMessages(topic, key string, maxNum int, begin, end int64) *
 			break
 		}
 		slices.Sort(found.Offsets)
+		found.Offsets = slices.Compact(found.Offsets) // a key indexed in two files
 		res.IndexLastUpdateTimestamp = found.LastUpdateTimestamp
 		res.IndexLastUpdatePhyOffset = found.LastUpdatePhyOffset
 		for i, off := range found.Offsets {
@@ -58,7 +59,7 @@ func (s *Store) IndexedOffsets(topic, key string, maxNum int, begin, end int64) 
 	}
 	offs := s.index.query(topic, key, maxNum, begin, end).Offsets
 	slices.Sort(offs)
-	return offs
+	return slices.Compact(offs)
 }
 
 // totalMemory is the machine's RAM in bytes (StoreUtil.TOTAL_PHYSICAL_MEMORY_SIZE).

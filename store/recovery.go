@@ -39,6 +39,7 @@ func (s *Store) recover() error {
 	if err := s.cl.files.truncate(scan.end); err != nil {
 		return err
 	}
+	s.recovery = RecoveryInfo{LastExitOK: s.lastExitOK, End: scan.end, Stop: scan.stop, QueuesCut: maxCQ > scan.end}
 	if maxCQ >= scan.end {
 		s.log.Warn("consume queues point past the commitlog end, truncating them", zap.Int64("end", scan.end))
 		if err := s.truncateConsumeQueues(scan.end); err != nil {
@@ -115,7 +116,27 @@ type scanResult struct {
 	end                int64
 	records            int64
 	lastStoreTimestamp int64
+	// stop says why the scan stopped at something other than the zeros
+	// after the last record ("" for a clean end).
+	stop string
 }
+
+// RecoveryInfo tells what recovery found when the store was opened.
+type RecoveryInfo struct {
+	// LastExitOK is false when the previous run did not stop cleanly.
+	LastExitOK bool
+	// End is the commitlog end recovery settled on.
+	End int64
+	// Stop, when not empty, says why the commitlog ends at a record that
+	// is not the zeroed end of the log (a torn or corrupt record); what
+	// followed was dropped (read-only: is not served).
+	Stop string
+	// QueuesCut reports consume-queue units that pointed past End.
+	QueuesCut bool
+}
+
+// Recovery returns what recovery found at Open.
+func (s *Store) Recovery() RecoveryInfo { return s.recovery }
 
 // scanCommitLog walks the records from files[start] until the first
 // invalid one (or the blank record of the last file).
@@ -147,12 +168,14 @@ func (s *Store) scanFile(f *mappedFile, dispatch bool, res *scanResult) (pos int
 			return pos, true, nil
 		case recordInvalid:
 			if !allZero(f.data[pos:min(pos+8, f.size)]) {
+				res.stop = fmt.Sprintf("invalid record at %d: %s", f.start+pos, why)
 				s.log.Warn("commitlog ends at an invalid record", zap.String("file", f.name()),
 					zap.Int64("offset", f.start+pos), zap.String("reason", why))
 			}
 			return pos, false, nil
 		}
 		if r.PhysicalOffset != f.start+pos {
+			res.stop = fmt.Sprintf("record at %d says it is at %d", f.start+pos, r.PhysicalOffset)
 			s.log.Warn("commitlog ends at a record written for another offset", zap.Int64("offset", f.start+pos),
 				zap.Int64("recordOffset", r.PhysicalOffset))
 			return pos, false, nil

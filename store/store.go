@@ -31,6 +31,7 @@ type Store struct {
 	group *groupCommit
 
 	lastExitOK bool
+	recovery   RecoveryInfo
 	onArrive   func(*Arrival)
 
 	diskFull    atomic.Bool

@@ -21,6 +21,7 @@ import (
 	"os"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
@@ -142,10 +143,8 @@ func openStore(f *flags, env conf.Env, write bool, stderr io.Writer) (*store.Sto
 	}
 	opts.ReadOnly = !write
 	// Recovery of a large store logs its progress, file by file.
-	log, err := zap.NewDevelopment(zap.WithCaller(false), zap.AddStacktrace(zap.FatalLevel))
-	if err != nil {
-		return nil, err
-	}
+	enc := zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig())
+	log := zap.New(zapcore.NewCore(enc, zapcore.AddSync(stderr), zap.InfoLevel))
 	s, err := store.Open(opts, log)
 	if err != nil {
 		return nil, err

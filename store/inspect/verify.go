@@ -41,12 +41,17 @@ func (r *Report) problem(format string, a ...any) {
 	r.Problems = append(r.Problems, fmt.Sprintf(format, a...))
 }
 
-// Verify checks the store: every commitlog record's size, magic and CRC;
+// Verify checks the store: where recovery found the commitlog to end
+// (a torn or corrupt record there is a problem); every commitlog record's
+// size, magic and CRC;
 // every queue unit against the record it points at (topic, queue, queue
 // offset, size, tagsCode); every queued record against its unit; and with
 // checkIndex every record's keys against the index.
 func Verify(s *store.Store, checkIndex bool) (*Report, error) {
 	rep := &Report{CommitLogMinOffset: s.CommitLogMinOffset(), CommitLogMaxOffset: s.CommitLogMaxOffset()}
+	if rec := s.Recovery(); rec.Stop != "" {
+		rep.problem("the commitlog ends at %d: %s; what follows is not served", rec.End, rec.Stop)
+	}
 	if err := verifyQueues(s, rep); err != nil {
 		return rep, err
 	}
