@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zaptest"
+	"golang.org/x/sys/unix"
 )
 
 // sent remembers what a test put, by topic and queue.
@@ -262,4 +263,46 @@ func TestRetentionDeletesExpiredFiles(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(entries), 2, "the newest file, and the next one made ahead")
 	assert.Equal(t, fileName(s.cl.files.last().start), entries[0].Name())
+}
+
+// TestDiskFullRefusesPuts fills a small file system: when the next
+// commitlog file cannot be created, puts are refused with
+// CREATE_MAPEDFILE_FAILED and a reason, nothing already stored is harmed,
+// and the store opens cleanly afterwards. It needs to mount a tmpfs (root).
+func TestDiskFullRefusesPuts(t *testing.T) {
+	dir := t.TempDir()
+	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=400k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs here (%v); the disk-full case needs root", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(dir, unix.MNT_DETACH) })
+	o := smallOptions(dir)
+	o.MessageIndexEnable = false
+	s := openStarted(t, o)
+	var acked []Message
+	var refused PutResult
+	for i := 0; i < 5000; i++ {
+		m := testMessage("Full", 0, i)
+		res := s.PutMessage(&m)
+		if res.Status != PutOK {
+			refused = res
+			break
+		}
+		acked = append(acked, m)
+	}
+	require.Equal(t, PutCreateMappedFileFailed, refused.Status, refused.Reason)
+	assert.Contains(t, refused.Reason, "no space left")
+	t.Logf("%d messages stored, then: %s (%s)", len(acked), refused.Status, refused.Reason)
+	waitDispatched(t, s)
+	require.NoError(t, s.Close())
+
+	o.ReadOnly = true
+	ro, err := Open(o, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	defer ro.Close()
+	assert.Empty(t, ro.Recovery().Stop)
+	got := readQueue(t, ro, "Full", 0, nil)
+	require.Len(t, got, len(acked))
+	for i, r := range got {
+		assert.Equal(t, acked[i].Body, r.Body)
+	}
 }
