@@ -10,7 +10,7 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := rmqgo-namesrv rmqbench rmqstore
+BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
 .PHONY: all build run test unit lint compat compat-store compat-reference compat-reference-4 compat-reference-5 fuzz bench clean

@@ -49,3 +49,6 @@ func indexKeyHash(topic, key string) int32 {
 	}
 	return h
 }
+
+// JavaStringHash is Java's String.hashCode of s.
+func JavaStringHash(s string) int32 { return javaHash(0, s) }

@@ -5,21 +5,18 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/logging"
+	"github.com/rmqgo/rmqgo/internal/startup"
 	"github.com/rmqgo/rmqgo/namesrv"
 )
 
@@ -33,9 +30,9 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 	cl, err := conf.ParseNamesrvArgs(args)
 	if err != nil || cl.Help() {
 		fmt.Fprint(stdout, usageText(cl))
-		return exitStatus(err)
+		return startup.ExitStatus(err)
 	}
-	defaultRocketmqHome(&env)
+	startup.DefaultRocketmqHome(&env)
 	cfg, warnings, err := conf.LoadNamesrv(cl, env)
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "WARN", w.String())
@@ -49,7 +46,7 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return exitStatus(err)
+		return startup.ExitStatus(err)
 	}
 	return serve(cfg, warnings, env, stdout, stderr)
 }
@@ -79,7 +76,7 @@ func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdo
 	}
 	fmt.Fprintln(stdout, ns.BootMessage())
 	log.Info(ns.BootMessage())
-	waitForSignal(log)
+	startup.WaitForSignal(log)
 	start := time.Now()
 	if err := ns.Close(); err != nil {
 		log.Warn("shutdown", zap.Error(err))
@@ -131,48 +128,9 @@ func (s configSource) Update(props map[string]string) error {
 	return err
 }
 
-// defaultRocketmqHome sets ROCKETMQ_HOME to the binary's distribution
-// directory (the parent of bin/) when neither the variable nor
-// -Drocketmq.home.dir is set, where Java would refuse to start: the bin
-// scripts always set it, and running the binary alone should still work.
-func defaultRocketmqHome(env *conf.Env) {
-	if _, ok := env.Var("ROCKETMQ_HOME"); ok {
-		return
-	}
-	if _, ok := env.SysProp("rocketmq.home.dir"); ok {
-		return
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return
-	}
-	if env.Vars == nil {
-		env.Vars = map[string]string{}
-	}
-	env.Vars["ROCKETMQ_HOME"] = filepath.Dir(filepath.Dir(exe))
-}
-
-func waitForSignal(log *zap.Logger) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
-	s := <-sig
-	log.Info("Shutdown hook was invoked, signal " + s.String())
-}
-
 func usageText(cl *conf.CommandLine) string {
 	if cl == nil {
 		cl, _ = conf.ParseNamesrvArgs(nil)
 	}
 	return cl.Usage()
-}
-
-// exitStatus is Java's exit status for err, as a process exit code.
-func exitStatus(err error) int {
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, conf.ErrUsage) {
-		return 1
-	}
-	return conf.ExitCode(err) & 0xff
 }

@@ -1,0 +1,149 @@
+package broker
+
+// Topic administration and message lookup by offset (AdminBrokerProcessor):
+//
+//   - UPDATE_AND_CREATE_TOPIC (17), header topic, defaultTopic,
+//     readQueueNums, writeQueueNums, perm, topicFilterType, topicSysFlag,
+//     order: creates or replaces a topic and registers it at once.
+//   - DELETE_TOPIC_IN_BROKER (215), header topic: removes the topic and its
+//     consumer offsets (its consume queues stay on disk until retention).
+//   - GET_ALL_TOPIC_CONFIG (21): body TopicConfigSerializeWrapper.
+//   - VIEW_MESSAGE_BY_ID (33), header offset: body the stored record.
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// adminHandlers are the codes of the admin pool.
+func (b *Broker) adminHandlers() map[remoting.RequestCode]remoting.Handler {
+	m := map[remoting.RequestCode]remoting.Handler{
+		remoting.UpdateAndCreateTopic: b.updateAndCreateTopic,
+		remoting.DeleteTopicInBroker:  b.deleteTopicInBroker,
+		remoting.GetAllTopicConfig:    b.getAllTopicConfig,
+		remoting.ViewMessageById:      b.viewMessageByID,
+		remoting.LockBatchMq:          b.lockBatchMQ,
+		remoting.UnlockBatchMq:        b.unlockBatchMQ,
+
+		remoting.GetSystemTopicListFromBroker: b.getSystemTopicList,
+	}
+	for code, h := range b.offsetHandlers() {
+		m[code] = h
+	}
+	return m
+}
+
+// updateAndCreateTopic serves UPDATE_AND_CREATE_TOPIC.
+func (b *Broker) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
+	cmd := req.Cmd
+	topic := cmd.ExtString("topic")
+	if topic == b.opts.Configs.Broker.BrokerClusterName {
+		return b.response(cmd, remoting.SystemError, "the topic["+topic+"] is conflict with system reserved words.")
+	}
+	if f := validateTopic(topic); f != nil {
+		return b.response(cmd, f.code, f.remark)
+	}
+	if isSystemTopicName(topic) {
+		return b.response(cmd, remoting.SystemError, "The topic["+topic+"] is conflict with system topic.")
+	}
+	tc := protocol.NewTopicConfig(topic)
+	var err error
+	if tc.ReadQueueNums, err = cmd.ExtInt32("readQueueNums"); err != nil {
+		return b.headerError(req, err)
+	}
+	if tc.WriteQueueNums, err = cmd.ExtInt32("writeQueueNums"); err != nil {
+		return b.headerError(req, err)
+	}
+	if tc.Perm, err = cmd.ExtInt32("perm"); err != nil {
+		return b.headerError(req, err)
+	}
+	if ft := cmd.ExtString("topicFilterType"); ft != "" {
+		tc.TopicFilterType = protocol.TopicFilterType(ft)
+	}
+	tc.TopicSysFlag = cmd.ExtInt32Or("topicSysFlag", 0)
+	tc.Order = cmd.ExtBool("order")
+	if old, ok := b.topics.get(topic); ok && tc.Attributes == nil {
+		tc.Attributes = old.Attributes
+	}
+	if b.topics.put(tc) {
+		b.reg.topicChanged()
+	}
+	return b.response(cmd, remoting.Success, "")
+}
+
+// systemTopicNames is TopicValidator's SYSTEM_TOPIC_SET before the
+// broker adds its own.
+var systemTopicNames = []string{TopicAutoCreate, TopicSchedule, TopicBenchmark, TopicTransHalf, "RMQ_SYS_TRACE_TOPIC",
+	TopicTransOp, TopicTransCheckMax, TopicSelfTest, TopicOffsetMovedEvent}
+
+// getSystemTopicList serves GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the system
+// topic set, with the topics the broker made at start-up.
+func (b *Broker) getSystemTopicList(req *remoting.Request) *remoting.Command {
+	set := map[string]bool{}
+	for _, t := range systemTopicNames {
+		set[t] = true
+	}
+	for _, t := range builtinTopics(b.opts.Configs.Broker) {
+		set[t.TopicName] = true
+	}
+	list := protocol.TopicList{TopicList: slices.Sorted(maps.Keys(set))}
+	resp := b.response(req.Cmd, remoting.Success, "")
+	resp.Body = list.AppendJSON(nil)
+	return resp
+}
+
+// isSystemTopicName is TopicValidator.isSystemTopic.
+func isSystemTopicName(topic string) bool {
+	return slices.Contains(systemTopicNames, topic) || strings.HasPrefix(topic, sysTopicPrefix)
+}
+
+// deleteTopicInBroker serves DELETE_TOPIC_IN_BROKER.
+func (b *Broker) deleteTopicInBroker(req *remoting.Request) *remoting.Command {
+	topic := req.Cmd.ExtString("topic")
+	if f := validateTopic(topic); f != nil {
+		return b.response(req.Cmd, f.code, f.remark)
+	}
+	if b.topics.remove(topic) {
+		b.reg.topicChanged()
+	}
+	for key := range b.offsets.snapshot() {
+		if t, g, ok := strings.Cut(key, protocol.TopicGroupSeparator); ok && t == topic {
+			b.offsets.removeGroup(g, topic)
+		}
+	}
+	return b.response(req.Cmd, remoting.Success, "")
+}
+
+// getAllTopicConfig serves GET_ALL_TOPIC_CONFIG.
+func (b *Broker) getAllTopicConfig(req *remoting.Request) *remoting.Command {
+	topics, version := b.topics.snapshot()
+	w := protocol.TopicConfigSerializeWrapper{DataVersion: version, TopicConfigTable: topics}
+	if b.opts.Line >= protocol.Line5 {
+		mv := version
+		w.MappingDataVersion = &mv
+	}
+	resp := b.response(req.Cmd, remoting.Success, "")
+	resp.Body = w.AppendJSON(nil)
+	return resp
+}
+
+// viewMessageByID serves VIEW_MESSAGE_BY_ID: the record at a commitlog
+// offset.
+func (b *Broker) viewMessageByID(req *remoting.Request) *remoting.Command {
+	off, err := req.Cmd.ExtInt64("offset")
+	if err != nil {
+		return b.headerError(req, err)
+	}
+	data, release, ok := b.store.ReadRecord(off)
+	if !ok {
+		return b.response(req.Cmd, remoting.SystemError, "can not find message by the offset, "+itoa(off))
+	}
+	resp := b.response(req.Cmd, remoting.Success, "")
+	resp.Body = append([]byte(nil), data...)
+	release()
+	return resp
+}

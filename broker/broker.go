@@ -1,0 +1,207 @@
+package broker
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strconv"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/internal/configfile"
+	"github.com/rmqgo/rmqgo/internal/storeconf"
+	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
+)
+
+// ErrClosed is returned by Start after Close.
+var ErrClosed = errors.New("broker: closed")
+
+// Broker is a running broker: the store, the tables that own topics,
+// groups, offsets and clients, the main and VIP servers, and the
+// background services (name-server registration, offset persistence,
+// client expiry, long-polling timers).
+type Broker struct {
+	opts      Options
+	log       *zap.Logger
+	now       func() time.Time
+	storeHost netip.AddrPort
+	version   int32
+
+	store   *store.Store
+	topics  *topicTable
+	groups  *groupTable
+	offsets *offsetTable
+	clients *clientTable
+	locks   *queueLocks
+	holds   *pullHolds
+	reg     *registrar
+
+	server    *remoting.Server
+	vipServer *remoting.Server
+
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	started   bool
+}
+
+// New opens the store and loads the config files, but does not listen.
+func New(o Options) (*Broker, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	o = o.withDefaults()
+	host, _ := o.storeHost()
+	b := &Broker{opts: o, log: o.Logger, now: o.Now, storeHost: host, version: o.version(), stop: make(chan struct{})}
+	if err := b.openTables(); err != nil {
+		return nil, err
+	}
+	sopts, err := storeconf.Options(o.Configs.Store, o.Line >= 5)
+	if err != nil {
+		return nil, err
+	}
+	if b.store, err = store.Open(sopts, o.Logger); err != nil {
+		return nil, fmt.Errorf("broker: %w", err)
+	}
+	b.clients = newClientTable(b)
+	b.locks = newQueueLocks(b.now)
+	b.holds = newPullHolds(b)
+	b.store.SetArrivalListener(b.holds.onArrival)
+	b.reg = newRegistrar(b)
+	b.server = b.newServer(o.listenAddr(o.Configs.NettyServer.ListenPort))
+	if o.Configs.NettyServer.ListenPort != 0 {
+		b.vipServer = b.newServer(o.listenAddr(o.Configs.NettyServer.ListenPort - 2))
+	}
+	return b, nil
+}
+
+// openTables loads topics.json, subscriptionGroup.json and
+// consumerOffset.json over the built-in entries.
+func (b *Broker) openTables() error {
+	c := b.opts.Configs
+	dir := configfile.Dir{Path: c.Store.StorePathRootDir + "/config", Line: b.opts.Line}
+	var err error
+	if b.topics, err = newTopicTable(dir, c.Broker, b.log, b.now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.groups, err = newGroupTable(dir, c.Broker.AutoCreateSubscriptionGroup, b.log, b.now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.offsets, err = newOffsetTable(dir, b.log, b.now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	return nil
+}
+
+// newServer builds one remoting server on the broker's router.
+func (b *Broker) newServer(addr string) *remoting.Server {
+	return remoting.NewServer(remoting.ServerOptions{
+		Addr: addr, Router: b.newRouter(), Logger: b.log,
+		OnClose: b.onChannelClose,
+	})
+}
+
+// Start starts the store, listens on the main and VIP ports, registers
+// with the name servers and starts the background services.
+func (b *Broker) Start() error {
+	select {
+	case <-b.stop:
+		return ErrClosed
+	default:
+	}
+	if err := b.store.Start(); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if err := b.server.Start(); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.vipServer != nil {
+		if err := b.vipServer.Start(); err != nil {
+			return fmt.Errorf("broker: fast port: %w", err)
+		}
+	}
+	b.started = true
+	b.reg.registerAll(false, true)
+	b.goService(b.reg.loop)
+	b.goService(b.persistLoop)
+	b.goService(b.clients.expiryLoop)
+	b.goService(b.holds.loop)
+	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.opts.brokerAddr()))
+	return nil
+}
+
+// goService runs a background service until Close.
+func (b *Broker) goService(fn func(stop <-chan struct{})) {
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		fn(b.stop)
+	}()
+}
+
+// Addr is the bound host:port of the main server.
+func (b *Broker) Addr() string { return b.server.Addr() }
+
+// BootMessage is the line Java's BrokerStartup prints once serving.
+func (b *Broker) BootMessage() string {
+	c := b.opts.Configs.Broker
+	msg := "The broker[" + c.BrokerName + ", " + b.opts.brokerAddr() + "] boot success. serializeType=JSON"
+	if c.NamesrvAddr != "" {
+		msg += " and name server is " + c.NamesrvAddr
+	}
+	return msg
+}
+
+// Close unregisters from the name servers, stops serving, persists the
+// tables and closes the store, as Java's shutdown hook does.
+func (b *Broker) Close() error {
+	var err error
+	b.closeOnce.Do(func() {
+		if b.started {
+			b.reg.unregisterAll()
+		}
+		close(b.stop)
+		b.holds.closeAll()
+		errs := []error{b.server.Shutdown()}
+		if b.vipServer != nil {
+			errs = append(errs, b.vipServer.Shutdown())
+		}
+		b.wg.Wait()
+		b.reg.close()
+		b.offsets.persist(true)
+		errs = append(errs, b.store.Close())
+		err = errors.Join(errs...)
+		b.log.Info("broker stopped")
+	})
+	return err
+}
+
+// persistLoop writes consumer offsets every flushConsumerOffsetInterval.
+func (b *Broker) persistLoop(stop <-chan struct{}) {
+	every := ms(b.opts.Configs.Broker.FlushConsumerOffsetInterval)
+	if every <= 0 {
+		every = 5 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			b.offsets.persist(false)
+		}
+	}
+}
+
+// onChannelClose runs on the event loop: a client's connection went, so
+// its registrations go too (off the loop).
+func (b *Broker) onChannelClose(ch *remoting.Channel) {
+	b.clients.channelClosed(ch)
+}
+
+// itoa formats an int64 header field.
+func itoa[T int32 | int64 | int](v T) string { return strconv.FormatInt(int64(v), 10) }

@@ -1,0 +1,288 @@
+package broker
+
+import (
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// channelExpiry is how long a client's connection lives without a
+// heartbeat (ClientHousekeepingService's 120 s), and expiryScan how often
+// it is checked.
+const (
+	channelExpiry = 120 * time.Second
+	expiryScan    = 10 * time.Second
+)
+
+// clientChannel is ClientChannelInfo: one connection of a client.
+type clientChannel struct {
+	ch         *remoting.Channel
+	clientID   string
+	language   remoting.LanguageCode
+	version    int32
+	lastUpdate time.Time
+}
+
+// consumerGroup is ConsumerGroupInfo: the connections of one group and
+// the subscriptions they share.
+type consumerGroup struct {
+	name             string
+	consumeType      string
+	messageModel     string
+	consumeFromWhere string
+	channels         map[*remoting.Channel]*clientChannel
+	subs             map[string]subscriptionData
+	lastUpdate       time.Time
+}
+
+// clientTable is ConsumerManager and ProducerManager: who is connected,
+// in which groups, subscribing to what. One lock guards both tables.
+type clientTable struct {
+	b *Broker
+
+	mu        sync.RWMutex
+	consumers map[string]*consumerGroup
+	producers map[string]map[*remoting.Channel]*clientChannel
+}
+
+func newClientTable(b *Broker) *clientTable {
+	return &clientTable{b: b, consumers: map[string]*consumerGroup{}, producers: map[string]map[*remoting.Channel]*clientChannel{}}
+}
+
+// registerConsumer is ConsumerManager.registerConsumer. It reports
+// whether the group's members or subscriptions changed, and returns the
+// channels to notify when they did.
+func (t *clientTable) registerConsumer(cd *consumerData, info clientChannel) (changed bool, notify []*remoting.Channel) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := t.consumers[cd.GroupName]
+	if !ok {
+		g = &consumerGroup{name: cd.GroupName, channels: map[*remoting.Channel]*clientChannel{}, subs: map[string]subscriptionData{}}
+		t.consumers[cd.GroupName] = g
+	}
+	g.consumeType, g.messageModel, g.consumeFromWhere = cd.ConsumeType, cd.MessageModel, cd.ConsumeFromWhere
+	g.lastUpdate = info.lastUpdate
+	if old, ok := g.channels[info.ch]; ok {
+		if old.clientID != info.clientID {
+			t.b.log.Error("ConsumerGroupInfo: consumer channel exists in broker, but clientId is not equal",
+				zap.String("group", g.name), zap.String("old", old.clientID), zap.String("new", info.clientID))
+		}
+		old.lastUpdate = info.lastUpdate
+	} else {
+		c := info
+		g.channels[info.ch] = &c
+		changed = true
+		t.b.log.Info("new consumer connected", zap.String("group", g.name), zap.String("clientId", info.clientID), zap.String("remote", info.ch.RemoteAddr()))
+	}
+	if g.updateSubscriptions(cd.SubscriptionDataSet) {
+		changed = true
+	}
+	if changed {
+		notify = slices.Collect(maps.Keys(g.channels))
+	}
+	return changed, notify
+}
+
+// updateSubscriptions is ConsumerGroupInfo.updateSubscription: new topics
+// are added, newer versions replace older ones, topics no longer
+// subscribed go. It reports whether the set of topics changed.
+func (g *consumerGroup) updateSubscriptions(subs []subscriptionData) bool {
+	changed := false
+	seen := make(map[string]bool, len(subs))
+	for _, s := range subs {
+		seen[s.Topic] = true
+		old, ok := g.subs[s.Topic]
+		if !ok {
+			g.subs[s.Topic] = s
+			changed = true
+		} else if s.SubVersion > old.SubVersion {
+			g.subs[s.Topic] = s
+		}
+	}
+	for topic := range g.subs {
+		if !seen[topic] {
+			delete(g.subs, topic)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// registerProducer is ProducerManager.registerProducer.
+func (t *clientTable) registerProducer(group string, info clientChannel) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m, ok := t.producers[group]
+	if !ok {
+		m = map[*remoting.Channel]*clientChannel{}
+		t.producers[group] = m
+	}
+	if old, ok := m[info.ch]; ok {
+		old.lastUpdate = info.lastUpdate
+		return
+	}
+	c := info
+	m[info.ch] = &c
+}
+
+// unregisterConsumer removes one connection from a group; the group goes
+// when it was the last. It returns the channels left to notify.
+func (t *clientTable) unregisterConsumer(group string, ch *remoting.Channel) []*remoting.Channel {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := t.consumers[group]
+	if !ok {
+		return nil
+	}
+	if _, ok := g.channels[ch]; !ok {
+		return nil
+	}
+	delete(g.channels, ch)
+	if len(g.channels) == 0 {
+		delete(t.consumers, group)
+		t.b.log.Info("unregister consumer ok, no any connection, and remove consumer group", zap.String("group", group))
+		return nil
+	}
+	return slices.Collect(maps.Keys(g.channels))
+}
+
+// unregisterProducer removes one connection from a producer group.
+func (t *clientTable) unregisterProducer(group string, ch *remoting.Channel) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m, ok := t.producers[group]; ok {
+		delete(m, ch)
+		if len(m) == 0 {
+			delete(t.producers, group)
+		}
+	}
+}
+
+// channelClosed drops a connection from every group, as
+// doChannelCloseEvent does, and tells the groups it left. It runs on the
+// event loop, so the work goes to a goroutine.
+func (t *clientTable) channelClosed(ch *remoting.Channel) {
+	go t.removeChannel(ch, "close")
+}
+
+// removeChannel drops ch everywhere and notifies the groups it left.
+func (t *clientTable) removeChannel(ch *remoting.Channel, why string) {
+	t.mu.Lock()
+	var notify [][]*remoting.Channel
+	var groups []string
+	for name, g := range t.consumers {
+		if _, ok := g.channels[ch]; !ok {
+			continue
+		}
+		delete(g.channels, ch)
+		t.b.log.Info("consumer channel removed", zap.String("why", why), zap.String("group", name), zap.String("remote", ch.RemoteAddr()))
+		if len(g.channels) == 0 {
+			delete(t.consumers, name)
+			continue
+		}
+		groups = append(groups, name)
+		notify = append(notify, slices.Collect(maps.Keys(g.channels)))
+	}
+	for group, m := range t.producers {
+		delete(m, ch)
+		if len(m) == 0 {
+			delete(t.producers, group)
+		}
+	}
+	t.mu.Unlock()
+	for i, group := range groups {
+		t.b.notifyConsumerIdsChanged(group, notify[i])
+	}
+}
+
+// expiryLoop closes connections that sent no heartbeat for 120 s, as
+// ClientHousekeepingService does every 10 s.
+func (t *clientTable) expiryLoop(stop <-chan struct{}) {
+	tick := time.NewTicker(expiryScan)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			for _, ch := range t.expired(t.b.now()) {
+				t.removeChannel(ch, "expired")
+				_ = ch.Close()
+			}
+		}
+	}
+}
+
+// expired lists connections whose last heartbeat is older than
+// channelExpiry.
+func (t *clientTable) expired(now time.Time) []*remoting.Channel {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var out []*remoting.Channel
+	seen := map[*remoting.Channel]bool{}
+	add := func(c *clientChannel) {
+		if now.Sub(c.lastUpdate) > channelExpiry && !seen[c.ch] {
+			seen[c.ch] = true
+			out = append(out, c.ch)
+		}
+	}
+	for _, g := range t.consumers {
+		for _, c := range g.channels {
+			add(c)
+		}
+	}
+	for _, m := range t.producers {
+		for _, c := range m {
+			add(c)
+		}
+	}
+	return out
+}
+
+// subscription returns a group's subscription of a topic.
+func (t *clientTable) subscription(group, topic string) (subscriptionData, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	g, ok := t.consumers[group]
+	if !ok {
+		return subscriptionData{}, false
+	}
+	s, ok := g.subs[topic]
+	return s, ok
+}
+
+// group returns a copy of a consumer group's state.
+func (t *clientTable) group(name string) (consumerGroup, []clientChannel, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	g, ok := t.consumers[name]
+	if !ok {
+		return consumerGroup{}, nil, false
+	}
+	chans := make([]clientChannel, 0, len(g.channels))
+	for _, c := range g.channels {
+		chans = append(chans, *c)
+	}
+	cp := *g
+	cp.channels, cp.subs = nil, maps.Clone(g.subs)
+	return cp, chans, true
+}
+
+// consumerIDs lists the client ids of a group's connections.
+func (t *clientTable) consumerIDs(group string) []string {
+	_, chans, ok := t.group(group)
+	if !ok {
+		return nil
+	}
+	ids := make([]string, 0, len(chans))
+	for _, c := range chans {
+		ids = append(ids, c.clientID)
+	}
+	slices.Sort(ids)
+	return ids
+}

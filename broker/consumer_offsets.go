@@ -1,0 +1,113 @@
+package broker
+
+// QUERY_CONSUMER_OFFSET (14), UPDATE_CONSUMER_OFFSET (15),
+// GET_MAX_OFFSET (30), GET_MIN_OFFSET (31), GET_EARLIEST_MSG_STORETIME (32)
+// and SEARCH_OFFSET_BY_TIMESTAMP (29): ConsumerManageProcessor and
+// AdminBrokerProcessor.
+//
+// Headers: consumerGroup, topic, queueId (+ commitOffset for an update,
+// timestamp for a search). Responses carry "offset" or "timestamp".
+// QUERY_CONSUMER_OFFSET with nothing committed answers offset 0 while the
+// queue still starts at 0, else QUERY_NOT_FOUND, as Java does.
+
+import (
+	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
+)
+
+// consumerHandlers are the codes of the consumer-management pool.
+func (b *Broker) consumerHandlers() map[remoting.RequestCode]remoting.Handler {
+	return map[remoting.RequestCode]remoting.Handler{
+		remoting.GetConsumerListByGroup: b.getConsumerListByGroup,
+		remoting.QueryConsumerOffset:    b.queryConsumerOffset,
+		remoting.UpdateConsumerOffset:   b.updateConsumerOffset,
+	}
+}
+
+// queueHeader reads the topic and queueId fields.
+func queueHeader(cmd *remoting.Command) (string, int32, error) {
+	if _, ok := cmd.Ext("topic"); !ok {
+		return "", 0, remoting.ErrMissingField
+	}
+	q, err := cmd.ExtInt32("queueId")
+	return cmd.ExtString("topic"), q, err
+}
+
+func (b *Broker) headerError(req *remoting.Request, err error) *remoting.Command {
+	return b.response(req.Cmd, remoting.SystemError, err.Error())
+}
+
+// queryConsumerOffset serves QUERY_CONSUMER_OFFSET.
+func (b *Broker) queryConsumerOffset(req *remoting.Request) *remoting.Command {
+	topic, q, err := queueHeader(req.Cmd)
+	if err != nil {
+		return b.headerError(req, err)
+	}
+	off := b.offsets.query(req.Cmd.ExtString("consumerGroup"), topic, q)
+	if off < 0 {
+		if b.store.MinOffset(topic, q) > 0 {
+			return b.response(req.Cmd, remoting.QueryNotFound, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first")
+		}
+		off = 0
+	}
+	resp := b.response(req.Cmd, remoting.Success, "")
+	resp.SetExt("offset", itoa(off))
+	return resp
+}
+
+// updateConsumerOffset serves UPDATE_CONSUMER_OFFSET.
+func (b *Broker) updateConsumerOffset(req *remoting.Request) *remoting.Command {
+	topic, q, err := queueHeader(req.Cmd)
+	if err != nil {
+		return b.headerError(req, err)
+	}
+	off, err := req.Cmd.ExtInt64("commitOffset")
+	if err != nil {
+		return b.headerError(req, err)
+	}
+	b.offsets.commit(req.Cmd.ExtString("consumerGroup"), topic, q, off)
+	return b.response(req.Cmd, remoting.Success, "")
+}
+
+// offsetHandlers are the queue-offset codes of the admin pool.
+func (b *Broker) offsetHandlers() map[remoting.RequestCode]remoting.Handler {
+	return map[remoting.RequestCode]remoting.Handler{
+		remoting.GetMaxOffset:            b.queueOffsetAnswer("offset", b.store.MaxOffset),
+		remoting.GetMinOffset:            b.queueOffsetAnswer("offset", b.store.MinOffset),
+		remoting.GetEarliestMsgStoretime: b.queueOffsetAnswer("timestamp", b.store.EarliestMessageTime),
+		remoting.SearchOffsetByTimestamp: b.searchOffsetByTimestamp,
+	}
+}
+
+// queueOffsetAnswer serves a code that answers one number about a queue.
+func (b *Broker) queueOffsetAnswer(field string, fn func(string, int32) int64) remoting.Handler {
+	return func(req *remoting.Request) *remoting.Command {
+		topic, q, err := queueHeader(req.Cmd)
+		if err != nil {
+			return b.headerError(req, err)
+		}
+		resp := b.response(req.Cmd, remoting.Success, "")
+		resp.SetExt(field, itoa(fn(topic, q)))
+		return resp
+	}
+}
+
+// searchOffsetByTimestamp serves SEARCH_OFFSET_BY_TIMESTAMP (the 5.x
+// boundaryType "upper" selects the last offset at the time).
+func (b *Broker) searchOffsetByTimestamp(req *remoting.Request) *remoting.Command {
+	topic, q, err := queueHeader(req.Cmd)
+	if err != nil {
+		return b.headerError(req, err)
+	}
+	ts, err := req.Cmd.ExtInt64("timestamp")
+	if err != nil {
+		return b.headerError(req, err)
+	}
+	boundary := store.Lower
+	if req.Cmd.ExtString("boundaryType") == "UPPER" {
+		boundary = store.Upper
+	}
+	resp := b.response(req.Cmd, remoting.Success, "")
+	resp.SetExt("offset", itoa(b.store.OffsetByTime(topic, q, ts, boundary)))
+	return resp
+}

@@ -1,0 +1,134 @@
+package broker
+
+import (
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/internal/configfile"
+	"github.com/rmqgo/rmqgo/internal/protocol"
+)
+
+// Built-in consumer groups (MixAll), wire values: do not change.
+const (
+	GroupTools          = "TOOLS_CONSUMER"
+	GroupFilterServer   = "FILTERSRV_CONSUMER"
+	GroupSelfTest       = "SELF_TEST_C_GROUP"
+	GroupOnsHTTPProxy   = "CID_ONS-HTTP-PROXY"
+	GroupOnsAPIPull     = "CID_ONSAPI_PULL"
+	GroupOnsAPIPerm     = "CID_ONSAPI_PERMISSION"
+	GroupOnsAPIOwner    = "CID_ONSAPI_OWNER"
+	sysConsumerGroupPfx = "CID_RMQ_SYS_"
+)
+
+// groupTable is SubscriptionGroupManager: the consumer groups' settings,
+// persisted to subscriptionGroup.json on every change.
+type groupTable struct {
+	dir        configfile.Dir
+	log        *zap.Logger
+	now        func() time.Time
+	autoCreate bool
+
+	mu        sync.RWMutex
+	groups    map[string]protocol.SubscriptionGroupConfig
+	forbidden map[string]map[string]int32
+	version   protocol.DataVersion
+}
+
+// newGroupTable builds the built-in groups and loads
+// subscriptionGroup.json over them.
+func newGroupTable(dir configfile.Dir, autoCreate bool, log *zap.Logger, now func() time.Time) (*groupTable, error) {
+	g := &groupTable{dir: dir, log: log, now: now, autoCreate: autoCreate, groups: map[string]protocol.SubscriptionGroupConfig{}}
+	g.version = protocol.NewDataVersion(now())
+	for _, name := range []string{GroupTools, GroupFilterServer, GroupSelfTest} {
+		g.groups[name] = protocol.NewSubscriptionGroupConfig(name)
+	}
+	for _, name := range []string{GroupOnsHTTPProxy, GroupOnsAPIPull, GroupOnsAPIPerm, GroupOnsAPIOwner} {
+		c := protocol.NewSubscriptionGroupConfig(name)
+		c.ConsumeBroadcastEnable = true
+		g.groups[name] = c
+	}
+	w, res, err := dir.LoadSubscriptionGroups()
+	if err != nil {
+		return nil, err
+	}
+	if res.Fallback != nil {
+		log.Warn("load subscriptionGroup.json failed, and try to load backup file", zap.Error(res.Fallback))
+	}
+	if res.Source != configfile.SourceNone {
+		maps.Copy(g.groups, w.SubscriptionGroupTable)
+		g.version, g.forbidden = w.DataVersion, w.ForbiddenTable
+	}
+	return g, nil
+}
+
+// find is findSubscriptionGroupConfig: the group's config, created with
+// the defaults when autoCreateSubscriptionGroup is set or the group is a
+// system group.
+func (g *groupTable) find(group string) (protocol.SubscriptionGroupConfig, bool) {
+	g.mu.RLock()
+	c, ok := g.groups[group]
+	g.mu.RUnlock()
+	if ok || !(g.autoCreate || strings.HasPrefix(group, sysConsumerGroupPfx)) {
+		return c, ok
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.groups[group]; ok {
+		return c, true
+	}
+	c = protocol.NewSubscriptionGroupConfig(group)
+	g.groups[group] = c
+	g.log.Info("auto create a subscription group", zap.String("group", group))
+	g.version.Next(g.now(), 0)
+	g.persistLocked()
+	return c, true
+}
+
+// get returns a group's config without creating it.
+func (g *groupTable) get(group string) (protocol.SubscriptionGroupConfig, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	c, ok := g.groups[group]
+	return c, ok
+}
+
+// put adds or replaces a group and persists.
+func (g *groupTable) put(c protocol.SubscriptionGroupConfig) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.groups[c.GroupName] = c
+	g.version.Next(g.now(), 0)
+	g.persistLocked()
+}
+
+// remove deletes a group; it reports whether it existed.
+func (g *groupTable) remove(group string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.groups[group]; !ok {
+		return false
+	}
+	delete(g.groups, group)
+	g.version.Next(g.now(), 0)
+	g.persistLocked()
+	return true
+}
+
+// snapshot returns a copy of the table and its version.
+func (g *groupTable) snapshot() (map[string]protocol.SubscriptionGroupConfig, protocol.DataVersion) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return maps.Clone(g.groups), g.version
+}
+
+// persistLocked writes subscriptionGroup.json; a failure is logged.
+func (g *groupTable) persistLocked() {
+	w := &protocol.SubscriptionGroupWrapper{DataVersion: g.version, SubscriptionGroupTable: g.groups, ForbiddenTable: g.forbidden}
+	if err := g.dir.PersistSubscriptionGroups(w); err != nil {
+		g.log.Error("persist subscriptionGroup.json failed", zap.Error(err))
+	}
+}

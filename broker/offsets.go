@@ -1,0 +1,148 @@
+package broker
+
+import (
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/internal/configfile"
+	"github.com/rmqgo/rmqgo/internal/protocol"
+)
+
+// offsetTable is ConsumerOffsetManager: the committed offset of every
+// group on every queue, keyed "topic@group", persisted to
+// consumerOffset.json every flushConsumerOffsetInterval and at shutdown.
+type offsetTable struct {
+	dir configfile.Dir
+	log *zap.Logger
+	now func() time.Time
+
+	mu      sync.RWMutex
+	offsets map[string]map[int32]int64
+	version protocol.DataVersion
+	dirty   bool
+
+	// persistMu serialises writers of the file (the periodic flush and
+	// shutdown); it is taken before mu.
+	persistMu sync.Mutex
+}
+
+// newOffsetTable loads consumerOffset.json.
+func newOffsetTable(dir configfile.Dir, log *zap.Logger, now func() time.Time) (*offsetTable, error) {
+	t := &offsetTable{dir: dir, log: log, now: now, offsets: map[string]map[int32]int64{}, version: protocol.NewDataVersion(now())}
+	w, res, err := dir.LoadConsumerOffsets()
+	if err != nil {
+		return nil, err
+	}
+	if res.Fallback != nil {
+		log.Warn("load consumerOffset.json failed, and try to load backup file", zap.Error(res.Fallback))
+	}
+	if res.Source != configfile.SourceNone && w.OffsetTable != nil {
+		t.offsets = w.OffsetTable
+		t.version = w.DataVersion
+	}
+	return t, nil
+}
+
+// offsetKey is "topic@group".
+func offsetKey(topic, group string) string { return topic + protocol.TopicGroupSeparator + group }
+
+// query returns a group's committed offset on a queue, -1 when none.
+func (t *offsetTable) query(group, topic string, queueID int32) int64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if q, ok := t.offsets[offsetKey(topic, group)]; ok {
+		if off, ok := q[queueID]; ok {
+			return off
+		}
+	}
+	return -1
+}
+
+// commit records a group's offset on a queue.
+func (t *offsetTable) commit(group, topic string, queueID int32, offset int64) {
+	key := offsetKey(topic, group)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	q, ok := t.offsets[key]
+	if !ok {
+		q = map[int32]int64{}
+		t.offsets[key] = q
+	}
+	if old, ok := q[queueID]; ok && old == offset {
+		return
+	}
+	q[queueID] = offset
+	t.dirty = true
+}
+
+// groupQueues returns a copy of a group's offsets on a topic.
+func (t *offsetTable) groupQueues(group, topic string) map[int32]int64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return maps.Clone(t.offsets[offsetKey(topic, group)])
+}
+
+// topicsOfGroup lists the topics a group has offsets on.
+func (t *offsetTable) topicsOfGroup(group string) []string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var out []string
+	for key := range t.offsets {
+		if topic, g, ok := strings.Cut(key, protocol.TopicGroupSeparator); ok && g == group {
+			out = append(out, topic)
+		}
+	}
+	return out
+}
+
+// removeGroup drops every offset of a group (on one topic, or all when
+// topic is "").
+func (t *offsetTable) removeGroup(group, topic string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for key := range t.offsets {
+		tp, g, _ := strings.Cut(key, protocol.TopicGroupSeparator)
+		if g == group && (topic == "" || tp == topic) {
+			delete(t.offsets, key)
+			t.dirty = true
+		}
+	}
+}
+
+// persist writes consumerOffset.json when something changed since the
+// last write (always when force is set).
+func (t *offsetTable) persist(force bool) {
+	t.persistMu.Lock()
+	defer t.persistMu.Unlock()
+	t.mu.Lock()
+	if !t.dirty && !force {
+		t.mu.Unlock()
+		return
+	}
+	t.dirty = false
+	t.version.Next(t.now(), 0)
+	w := &protocol.ConsumerOffsetSerializeWrapper{DataVersion: t.version, OffsetTable: cloneOffsets(t.offsets)}
+	t.mu.Unlock()
+	if err := t.dir.PersistConsumerOffsets(w); err != nil {
+		t.log.Error("persist consumerOffset.json failed", zap.Error(err))
+	}
+}
+
+// snapshot returns a copy of every offset.
+func (t *offsetTable) snapshot() map[string]map[int32]int64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return cloneOffsets(t.offsets)
+}
+
+func cloneOffsets(m map[string]map[int32]int64) map[string]map[int32]int64 {
+	out := make(map[string]map[int32]int64, len(m))
+	for k, q := range m {
+		out[k] = maps.Clone(q)
+	}
+	return out
+}

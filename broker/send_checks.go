@@ -1,0 +1,102 @@
+package broker
+
+import (
+	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
+)
+
+// topicMaxLength is TopicValidator.TOPIC_MAX_LENGTH (4.9.8).
+const topicMaxLength = 127
+
+// notAllowedSendTopics is TopicValidator's NOT_ALLOWED_SEND_TOPIC_SET.
+var notAllowedSendTopics = map[string]bool{
+	TopicSchedule: true, TopicTransHalf: true, TopicTransOp: true, TopicTransCheckMax: true,
+	TopicSelfTest: true, TopicOffsetMovedEvent: true,
+}
+
+// validateTopic is TopicValidator.validateTopic.
+func validateTopic(topic string) *sendFailure {
+	switch {
+	case strings.TrimSpace(topic) == "":
+		return &sendFailure{remoting.SystemError, "The specified topic is blank."}
+	case !validTopicOrGroup(topic):
+		return &sendFailure{remoting.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"}
+	case len(topic) > topicMaxLength:
+		return &sendFailure{remoting.SystemError, "The specified topic is longer than topic max length."}
+	}
+	return nil
+}
+
+// validTopicOrGroup is !TopicValidator.isTopicOrGroupIllegal: only
+// ^[%|a-zA-Z0-9_-]+$ characters.
+func validTopicOrGroup(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '%' || c == '-' || c == '_' || c == '|'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isOrderTopic tells whether the name servers hold an order config for
+// the topic (Java asks its KV config cache; this broker keeps none).
+func (b *Broker) isOrderTopic(topic string) bool {
+	tc, ok := b.topics.get(topic)
+	return ok && tc.Order
+}
+
+// retryOrDLQ is handleRetryAndDLQ for a message sent to %RETRY%group: the
+// group must exist, and a message past its group's retry limit goes to
+// %DLQ%group instead.
+func (b *Broker) retryOrDLQ(h *sendHeader, props *msgProps, queueID int32) (string, int32, *sendFailure) {
+	group := strings.TrimPrefix(h.topic, RetryGroupTopicPrefix)
+	gc, ok := b.groups.find(group)
+	if !ok {
+		return "", 0, &sendFailure{remoting.SubscriptionGroupNotExist, "subscription group not exist, " + group + " " + faqSubscriptionGroup}
+	}
+	maxTimes := gc.RetryMaxTimes
+	if h.maxReconsumeTimes >= 0 {
+		maxTimes = h.maxReconsumeTimes
+	}
+	if h.reconsumeTimes < maxTimes {
+		return h.topic, queueID, nil
+	}
+	dlq := dlqTopic(group)
+	tc, created := b.topics.createForRetry(dlq, 1, protocol.PermWrite|protocol.PermRead, 0)
+	if created {
+		b.reg.topicChanged()
+	}
+	if tc.TopicName == "" {
+		return "", 0, &sendFailure{remoting.SystemError, "topic[" + dlq + "] not exist"}
+	}
+	return dlq, 0, nil
+}
+
+// faqSubscriptionGroup is FAQUrl.suggestTodo(SUBSCRIPTION_GROUP_NOT_EXIST).
+const faqSubscriptionGroup = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
+
+// putHalf stores a transaction's half message as
+// TransactionalMessageBridge.parseHalfMessageInner does: the real topic
+// and queue in properties, the message itself on queue 0 of
+// RMQ_SYS_TRANS_HALF_TOPIC with the transaction type bits cleared.
+func (b *Broker) putHalf(m *store.Message, props *msgProps) (store.PutResult, *sendFailure) {
+	if b.opts.Configs.Broker.RejectTransactionMessage {
+		return store.PutResult{}, &sendFailure{remoting.NoPermission, "the broker[" + b.opts.Configs.Broker.BrokerIP1 + "] sending transaction message is forbidden"}
+	}
+	props.set(propRealTopic, m.Topic)
+	props.set(propRealQueueID, itoa(m.QueueID))
+	m.SysFlag &^= store.SysFlagTransactionMsk
+	m.Topic, m.QueueID = TopicTransHalf, 0
+	m.Properties = props.encode(b.opts.Line)
+	if _, ok := b.topics.get(TopicTransHalf); !ok {
+		if _, created := b.topics.createForRetry(TopicTransHalf, 1, protocol.PermWrite|protocol.PermRead, 0); created {
+			b.reg.topicChanged()
+		}
+	}
+	return b.store.PutMessage(m), nil
+}

@@ -1,0 +1,259 @@
+package broker
+
+import (
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/configfile"
+	"github.com/rmqgo/rmqgo/internal/protocol"
+)
+
+// Built-in topic names (TopicValidator, MixAll), wire values: do not change.
+const (
+	TopicAutoCreate       = "TBW102"
+	TopicSelfTest         = "SELF_TEST_TOPIC"
+	TopicBenchmark        = "BenchmarkTest"
+	TopicOffsetMovedEvent = "OFFSET_MOVED_EVENT"
+	TopicSchedule         = "SCHEDULE_TOPIC_XXXX"
+	TopicTransHalf        = "RMQ_SYS_TRANS_HALF_TOPIC"
+	TopicTransOp          = "RMQ_SYS_TRANS_OP_HALF_TOPIC"
+	TopicTransCheckMax    = "TRANS_CHECK_MAX_TIME_TOPIC"
+	// RetryGroupTopicPrefix and DLQGroupTopicPrefix start a group's retry
+	// and dead-letter topics.
+	RetryGroupTopicPrefix = "%RETRY%"
+	DLQGroupTopicPrefix   = "%DLQ%"
+	replyTopicPostfix     = "REPLY_TOPIC"
+	// scheduleTopicQueueNum is SCHEDULE_TOPIC_QUEUE_NUM.
+	scheduleTopicQueueNum = 18
+	// sysTopicPrefix starts the 5.x system topics (rmq_sys_).
+	sysTopicPrefix = "rmq_sys_"
+)
+
+// topicTable is TopicConfigManager: the broker's topics with their data
+// version, persisted to topics.json on every change.
+type topicTable struct {
+	dir  configfile.Dir
+	log  *zap.Logger
+	now  func() time.Time
+	conf *conf.BrokerConfig
+
+	mu      sync.RWMutex
+	topics  map[string]protocol.TopicConfig
+	version protocol.DataVersion
+	system  map[string]bool // topics the broker made itself
+}
+
+// newTopicTable builds the built-in topics a fresh Java broker has and
+// loads topics.json over them, as TopicConfigManager's constructor and
+// load do.
+func newTopicTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, now func() time.Time) (*topicTable, error) {
+	t := &topicTable{dir: dir, log: log, now: now, conf: c, topics: map[string]protocol.TopicConfig{}, system: map[string]bool{}}
+	t.version = protocol.NewDataVersion(now())
+	for _, tc := range builtinTopics(c) {
+		t.topics[tc.TopicName] = tc
+		t.system[tc.TopicName] = true
+	}
+	w, res, err := dir.LoadTopics()
+	if err != nil {
+		return nil, err
+	}
+	if res.Fallback != nil {
+		log.Warn("load topics.json failed, and try to load backup file", zap.Error(res.Fallback))
+	}
+	if res.Source != configfile.SourceNone {
+		maps.Copy(t.topics, w.TopicConfigTable)
+		t.version = w.DataVersion
+	}
+	if dir.Line >= protocol.Line5 {
+		for name, tc := range t.topics {
+			if tc.Attributes == nil {
+				tc.Attributes = map[string]string{}
+				t.topics[name] = tc
+			}
+		}
+	}
+	return t, nil
+}
+
+// builtinTopics are the topics TopicConfigManager's constructor makes.
+func builtinTopics(c *conf.BrokerConfig) []protocol.TopicConfig {
+	queues := func(name string, n int32, perm int32) protocol.TopicConfig {
+		tc := protocol.NewTopicConfig(name)
+		if n > 0 {
+			tc.ReadQueueNums, tc.WriteQueueNums = n, n
+		}
+		if perm >= 0 {
+			tc.Perm = perm
+		}
+		return tc
+	}
+	rw := protocol.PermRead | protocol.PermWrite
+	out := []protocol.TopicConfig{queues(TopicSelfTest, 1, -1)}
+	if c.AutoCreateTopicEnable {
+		out = append(out, queues(TopicAutoCreate, c.DefaultTopicQueueNums, protocol.PermInherit|rw))
+	}
+	out = append(out, queues(TopicBenchmark, 1024, -1))
+	clusterPerm, brokerPerm := protocol.PermInherit, protocol.PermInherit
+	if c.ClusterTopicEnable {
+		clusterPerm |= rw
+	}
+	if c.BrokerTopicEnable {
+		brokerPerm |= rw
+	}
+	out = append(out, queues(c.BrokerClusterName, 0, clusterPerm), queues(c.BrokerName, 1, brokerPerm),
+		queues(TopicOffsetMovedEvent, 1, -1), queues(TopicSchedule, scheduleTopicQueueNum, -1))
+	if c.TraceTopicEnable {
+		out = append(out, queues(c.MsgTraceTopicName, 1, -1))
+	}
+	return append(out, queues(c.BrokerClusterName+"_"+replyTopicPostfix, 1, -1))
+}
+
+// get returns a topic's config.
+func (t *topicTable) get(topic string) (protocol.TopicConfig, bool) {
+	t.mu.RLock()
+	tc, ok := t.topics[topic]
+	t.mu.RUnlock()
+	return tc, ok
+}
+
+// snapshot returns a copy of the table and its version, for registration
+// and GET_ALL_TOPIC_CONFIG.
+func (t *topicTable) snapshot() (map[string]protocol.TopicConfig, protocol.DataVersion) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return maps.Clone(t.topics), t.version
+}
+
+// dataVersion returns the table's version.
+func (t *topicTable) dataVersion() protocol.DataVersion {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.version
+}
+
+// isSystem tells whether the broker made topic itself.
+func (t *topicTable) isSystem(topic string) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.system[topic]
+}
+
+// put adds or replaces a topic, bumps the version and persists. It
+// reports whether the table changed.
+func (t *topicTable) put(tc protocol.TopicConfig) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.topics[tc.TopicName]; ok && topicConfigEqual(old, tc) {
+		return false
+	}
+	if t.dir.Line >= protocol.Line5 && tc.Attributes == nil {
+		tc.Attributes = map[string]string{}
+	}
+	t.topics[tc.TopicName] = tc
+	t.version.Next(t.now(), 0)
+	t.persistLocked()
+	return true
+}
+
+// remove deletes a topic; it reports whether it existed.
+func (t *topicTable) remove(topic string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.topics[topic]; !ok {
+		return false
+	}
+	delete(t.topics, topic)
+	t.version.Next(t.now(), 0)
+	t.persistLocked()
+	return true
+}
+
+// createForSend is createTopicInSendMessageMethod: a topic created from
+// the template topic (TBW102) when that one may be inherited. It returns
+// the new config and whether it was created now.
+func (t *topicTable) createForSend(topic, template string, clientQueueNums int32, sysFlag int32) (protocol.TopicConfig, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if tc, ok := t.topics[topic]; ok {
+		return tc, false
+	}
+	def, ok := t.topics[template]
+	if !ok {
+		t.log.Warn("Create new topic failed, because the default topic not exist", zap.String("defaultTopic", template), zap.String("topic", topic))
+		return protocol.TopicConfig{}, false
+	}
+	perm := def.Perm
+	if template == TopicAutoCreate && !t.conf.AutoCreateTopicEnable {
+		perm = protocol.PermRead | protocol.PermWrite
+	}
+	if perm&protocol.PermInherit == 0 {
+		t.log.Warn("Create new topic failed, because the default topic has no perm", zap.String("defaultTopic", template), zap.Int32("perm", perm), zap.String("topic", topic))
+		return protocol.TopicConfig{}, false
+	}
+	tc := protocol.NewTopicConfig(topic)
+	n := min(clientQueueNums, def.WriteQueueNums)
+	if n < 0 {
+		n = 0
+	}
+	tc.ReadQueueNums, tc.WriteQueueNums = n, n
+	tc.Perm = perm &^ protocol.PermInherit
+	tc.TopicSysFlag = sysFlag
+	tc.TopicFilterType = def.TopicFilterType
+	return t.addLocked(tc, "send"), true
+}
+
+// createForRetry is createTopicInSendMessageBackMethod: a retry or DLQ
+// topic with the given queues and perm, created when missing.
+func (t *topicTable) createForRetry(topic string, queueNums, perm, sysFlag int32) (protocol.TopicConfig, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if tc, ok := t.topics[topic]; ok {
+		return tc, false
+	}
+	tc := protocol.NewTopicConfig(topic)
+	tc.ReadQueueNums, tc.WriteQueueNums = queueNums, queueNums
+	tc.Perm, tc.TopicSysFlag = perm, sysFlag
+	return t.addLocked(tc, "retry"), true
+}
+
+// addLocked inserts a new topic, bumps the version and persists.
+func (t *topicTable) addLocked(tc protocol.TopicConfig, why string) protocol.TopicConfig {
+	if t.dir.Line >= protocol.Line5 && tc.Attributes == nil {
+		tc.Attributes = map[string]string{}
+	}
+	t.topics[tc.TopicName] = tc
+	t.version.Next(t.now(), 0)
+	t.log.Info("Create new topic", zap.String("topic", tc.TopicName), zap.String("by", why),
+		zap.Int32("queues", tc.WriteQueueNums), zap.Int32("perm", tc.Perm))
+	t.persistLocked()
+	return tc
+}
+
+// persistLocked writes topics.json; a failure is logged, as Java logs it.
+func (t *topicTable) persistLocked() {
+	w := &protocol.TopicConfigSerializeWrapper{DataVersion: t.version, TopicConfigTable: t.topics}
+	if err := t.dir.PersistTopics(w); err != nil {
+		t.log.Error("persist topics.json failed", zap.Error(err))
+	}
+}
+
+// topicConfigEqual compares two configs field by field.
+func topicConfigEqual(a, b protocol.TopicConfig) bool {
+	return a.TopicName == b.TopicName && a.ReadQueueNums == b.ReadQueueNums && a.WriteQueueNums == b.WriteQueueNums &&
+		a.Perm == b.Perm && a.TopicFilterType == b.TopicFilterType && a.TopicSysFlag == b.TopicSysFlag &&
+		a.Order == b.Order && maps.Equal(a.Attributes, b.Attributes)
+}
+
+// isRetryTopic tells a %RETRY% topic.
+func isRetryTopic(topic string) bool { return strings.HasPrefix(topic, RetryGroupTopicPrefix) }
+
+// retryTopic is a group's retry topic.
+func retryTopic(group string) string { return RetryGroupTopicPrefix + group }
+
+// dlqTopic is a group's dead-letter topic.
+func dlqTopic(group string) string { return DLQGroupTopicPrefix + group }

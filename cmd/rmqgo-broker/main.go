@@ -1,0 +1,103 @@
+// Command rmqgo-broker is the broker. It takes the command line of Apache
+// RocketMQ's BrokerStartup (-c broker.conf, -n namesrv list, -p, -m, -h),
+// logs to ${user.home}/logs/rocketmqlogs/broker.log and prints the same boot
+// line. bin/mqbroker execs it.
+//
+// RMQGO_LINE=5 makes it speak as a 5.3.3 broker (version and config-file
+// shapes); the default is 4.9.8.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/broker"
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/logging"
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/startup"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], conf.EnvFromOS(), os.Stdout, os.Stderr))
+}
+
+// run starts the broker and blocks until SIGTERM or SIGINT; it returns
+// the process's exit status, Java's for the same failures.
+func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
+	cl, err := conf.ParseBrokerArgs(args)
+	if err != nil || cl.Help() {
+		if cl == nil {
+			cl, _ = conf.ParseBrokerArgs(nil)
+		}
+		fmt.Fprint(stdout, cl.Usage())
+		return startup.ExitStatus(err)
+	}
+	startup.DefaultRocketmqHome(&env)
+	cfg, warnings, err := conf.LoadBroker(cl, env)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "WARN", w.String())
+	}
+	if cfg != nil && (cl.PrintConfigItem() || cl.PrintImportantConfig()) {
+		_ = conf.PrintConfig(stdout, cl.PrintImportantConfig(), cfg.Objects()...)
+		return 0
+	}
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return startup.ExitStatus(err)
+	}
+	return serve(cfg, warnings, env, stdout, stderr)
+}
+
+// serve runs the broker until a signal asks it to stop.
+func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdout, stderr io.Writer) int {
+	log, closeLog, err := logging.New(logging.Options{Dir: logging.DefaultDir(env.UserHome()), Name: "broker"})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return -1
+	}
+	defer closeLog()
+	for _, w := range warnings {
+		log.Warn("config", zap.String("warning", w.String()))
+	}
+	for _, line := range conf.ConfigLines(false, cfg.Objects()...) {
+		log.Info(line)
+	}
+	b, err := broker.New(broker.Options{Configs: cfg, Line: line(env), Logger: log})
+	if err == nil {
+		err = b.Start()
+	}
+	if err != nil {
+		log.Error("broker failed to start", zap.Error(err))
+		fmt.Fprintln(stderr, err)
+		if b != nil {
+			_ = b.Close()
+		}
+		return -1
+	}
+	fmt.Fprintln(stdout, b.BootMessage())
+	log.Info(b.BootMessage())
+	startup.WaitForSignal(log)
+	start := time.Now()
+	if err := b.Close(); err != nil {
+		log.Warn("shutdown", zap.Error(err))
+	}
+	log.Info("Shutdown hook over, consuming total time(ms): " + strconv.FormatInt(time.Since(start).Milliseconds(), 10))
+	return 0
+}
+
+// line reads RMQGO_LINE (4 or 5).
+func line(env conf.Env) protocol.Line {
+	if v, ok := env.Var("RMQGO_LINE"); ok && v == "5" {
+		return protocol.Line5
+	}
+	return protocol.Line4
+}

@@ -1,0 +1,57 @@
+// Package startup holds what the server mains share: the RocketMQ home a
+// binary run on its own assumes, waiting for the stop signal, and Java's
+// exit statuses.
+package startup
+
+import (
+	"errors"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/conf"
+)
+
+// DefaultRocketmqHome sets ROCKETMQ_HOME to the binary's distribution
+// directory (the parent of bin/) when neither the variable nor
+// -Drocketmq.home.dir is set, where Java would refuse to start: the bin
+// scripts always set it, and running the binary alone should still work.
+func DefaultRocketmqHome(env *conf.Env) {
+	if _, ok := env.Var("ROCKETMQ_HOME"); ok {
+		return
+	}
+	if _, ok := env.SysProp("rocketmq.home.dir"); ok {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	if env.Vars == nil {
+		env.Vars = map[string]string{}
+	}
+	env.Vars["ROCKETMQ_HOME"] = filepath.Dir(filepath.Dir(exe))
+}
+
+// WaitForSignal blocks until SIGTERM or SIGINT and logs Java's shutdown
+// hook line.
+func WaitForSignal(log *zap.Logger) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	s := <-sig
+	log.Info("Shutdown hook was invoked, signal " + s.String())
+}
+
+// ExitStatus is Java's exit status for err, as a process exit code.
+func ExitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, conf.ErrUsage) {
+		return 1
+	}
+	return conf.ExitCode(err) & 0xff
+}
