@@ -149,3 +149,14 @@ func (p *pullHolds) closeAll() {
 	p.parked = map[queueKey][]*parkedPull{}
 	p.mu.Unlock()
 }
+
+// count is the number of parked pulls.
+func (p *pullHolds) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, l := range p.parked {
+		n += len(l)
+	}
+	return n
+}

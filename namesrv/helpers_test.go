@@ -13,28 +13,14 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/testclock"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
-// fakeClock is an injectable clock tests move by hand.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// fakeClock is the hand-moved clock of these tests.
+type fakeClock = testclock.Clock
 
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Unix(1700000000, 0)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+func newFakeClock() *fakeClock { return testclock.New() }
 
 // testOptions are DefaultOptions on 127.0.0.1:0 with the KV file in dir.
 func testOptions(t testing.TB, dir string) Options {

@@ -1,0 +1,247 @@
+package broker
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/testclock"
+	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
+)
+
+func TestSendThenPullReturnsEveryMessageIntact(t *testing.T) {
+	ns := startFakeNamesrv(t)
+	b := startBroker(t, testConfigs(t.TempDir(), ns.addr), nil)
+	c := newClient(t, nil)
+	for i, tag := range []string{"TagA", "TagB", "TagC"} {
+		resp := invoke(t, c, b.Addr(), withBody(sendRequest("T1", 1, []byte("body-"+tag),
+			map[string]string{"TAGS": tag, "KEYS": "k" + tag, "UNIQ_KEY": "U" + tag, "color": "red"}), []byte("body-"+tag)))
+		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+		assert.Equal(t, "1", resp.ExtString("queueId"))
+		assert.Equal(t, itoa(i), resp.ExtString("queueOffset"))
+		assert.NotEmpty(t, resp.ExtString("msgId"))
+		assert.Equal(t, "DefaultRegion", resp.ExtString(propMsgRegion))
+	}
+	dispatched(t, b)
+	resp := invoke(t, c, b.Addr(), pullRequest("G1", "T1", 1, 0, "*", pullFlagSubscription, 0))
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	assert.Equal(t, "3", resp.ExtString("nextBeginOffset"))
+	assert.Equal(t, "3", resp.ExtString("maxOffset"))
+	assert.Equal(t, "0", resp.ExtString("suggestWhichBrokerId"))
+	recs := decodeRecords(t, resp.Body)
+	require.Len(t, recs, 3)
+	for i, tag := range []string{"TagA", "TagB", "TagC"} {
+		r := recs[i]
+		props := store.ParseProperties(string(r.Properties))
+		assert.Equal(t, "body-"+tag, string(r.Body))
+		assert.Equal(t, map[string]string{"TAGS": tag, "KEYS": "k" + tag, "UNIQ_KEY": "U" + tag, "color": "red", "CLUSTER": "TestCluster"}, props)
+		assert.Equal(t, int64(i), r.QueueOffset)
+	}
+	eventually(t, func() bool { _, ok := ns.lastTopics()["T1"]; return ok }, "the auto-created topic is registered")
+}
+
+func TestSendToUnknownTopicWithoutAutoCreateIsTopicNotExist(t *testing.T) {
+	c := testConfigs(t.TempDir(), "")
+	c.Broker.AutoCreateTopicEnable = false
+	b := startBroker(t, c, nil)
+	resp := invoke(t, newClient(t, nil), b.Addr(), withBody(sendRequest("Nope", 0, []byte("x"), nil), []byte("x")))
+	assert.Equal(t, int32(remoting.TopicNotExist), resp.Code)
+	assert.Contains(t, resp.Remark, "topic[Nope] not exist, apply first please!")
+	_, ok := b.topics.get("Nope")
+	assert.False(t, ok)
+}
+
+func TestSendBadTopicNameChangesNothing(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	resp := invoke(t, newClient(t, nil), b.Addr(), withBody(sendRequest("bad topic!", 0, []byte("x"), nil), []byte("x")))
+	assert.Equal(t, int32(remoting.SystemError), resp.Code)
+	assert.Contains(t, resp.Remark, "illegal characters")
+	assert.Equal(t, int64(0), b.store.CommitLogMaxOffset())
+}
+
+func TestParkedPullIsAnsweredWhenAMessageArrives(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	c := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T2", 0, []byte("first"), nil), []byte("first"))).Code)
+	dispatched(t, b)
+	got := make(chan *remoting.Command, 1)
+	c.InvokeAsync(b.Addr(), pullRequest("G2", "T2", 0, 1, "*", pullFlagSubscription|pullFlagSuspend, 30*time.Second), testWait,
+		func(resp *remoting.Command, err error) {
+			require.NoError(t, err)
+			got <- resp
+		})
+	eventually(t, func() bool { return b.holds.count() == 1 }, "the pull is parked")
+	require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T2", 0, []byte("second"), nil), []byte("second"))).Code)
+	resp := <-got
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	recs := decodeRecords(t, resp.Body)
+	require.Len(t, recs, 1)
+	assert.Equal(t, "second", string(recs[0].Body))
+}
+
+func TestParkedPullTimesOutWithPullNotFound(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	c := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T3", 0, []byte("x"), nil), []byte("x"))).Code)
+	dispatched(t, b)
+	dispatched(t, b)
+	resp := invoke(t, c, b.Addr(), pullRequest("G3", "T3", 0, 1, "*", pullFlagSubscription|pullFlagSuspend, 100*time.Millisecond))
+	assert.Equal(t, int32(remoting.PullNotFound), resp.Code)
+	assert.Equal(t, "1", resp.ExtString("nextBeginOffset"))
+}
+
+func TestPullFiltersByTagHash(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	c := newClient(t, nil)
+	for _, tag := range []string{"TagA", "TagB", "TagC", "TagA"} {
+		require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T4", 0, []byte(tag), map[string]string{"TAGS": tag}), []byte(tag))).Code)
+	}
+	dispatched(t, b)
+	resp := invoke(t, c, b.Addr(), pullRequest("G4", "T4", 0, 0, "TagA || TagC", pullFlagSubscription, 0))
+	require.Equal(t, int32(remoting.Success), resp.Code)
+	var tags []string
+	for _, r := range decodeRecords(t, resp.Body) {
+		tags = append(tags, string(r.Body))
+	}
+	assert.Equal(t, []string{"TagA", "TagC", "TagA"}, tags)
+	assert.Equal(t, "4", resp.ExtString("nextBeginOffset"))
+}
+
+func TestPullOutOfRangeOffsetIsOffsetMoved(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	c := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T5", 0, []byte("x"), nil), []byte("x"))).Code)
+	dispatched(t, b)
+	resp := invoke(t, c, b.Addr(), pullRequest("G5", "T5", 0, 10, "*", pullFlagSubscription, 0))
+	assert.Equal(t, int32(remoting.PullOffsetMoved), resp.Code)
+	assert.Equal(t, "1", resp.ExtString("nextBeginOffset"))
+}
+
+func TestHeartbeatCreatesGroupAndRetryTopicAndRegistersIt(t *testing.T) {
+	ns := startFakeNamesrv(t)
+	b := startBroker(t, testConfigs(t.TempDir(), ns.addr), nil)
+	c := newClient(t, nil)
+	resp := invoke(t, c, b.Addr(), heartbeatRequest(t, "c1", "G6", "T6", "TagA"))
+	require.Equal(t, int32(remoting.Success), resp.Code)
+	_, ok := b.groups.get("G6")
+	assert.True(t, ok)
+	eventually(t, func() bool { _, ok := ns.lastTopics()["%RETRY%G6"]; return ok }, "%RETRY%G6 registered")
+	sub, ok := b.clients.subscription("G6", "T6")
+	require.True(t, ok)
+	assert.Equal(t, []string{"TagA"}, sub.TagsSet)
+	// A pull without its own subscription uses the heartbeat's.
+	invoke(t, c, b.Addr(), withBody(sendRequest("T6", 0, []byte("a"), map[string]string{"TAGS": "TagA"}), []byte("a")))
+	invoke(t, c, b.Addr(), withBody(sendRequest("T6", 0, []byte("b"), map[string]string{"TAGS": "TagB"}), []byte("b")))
+	dispatched(t, b)
+	resp = invoke(t, c, b.Addr(), pullRequest("G6", "T6", 0, 0, "", 0, 0))
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	recs := decodeRecords(t, resp.Body)
+	require.Len(t, recs, 1)
+	assert.Equal(t, "a", string(recs[0].Body))
+}
+
+func TestSecondConsumerJoiningNotifiesTheGroup(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	notified := make(chan string, 10)
+	r := remoting.NewRouter(nil)
+	p := r.NewPool(remoting.PoolOptions{Name: "c", Workers: 1, Queue: 10})
+	r.Handle(remoting.NotifyConsumerIdsChanged, p, func(req *remoting.Request) *remoting.Command {
+		notified <- req.Cmd.ExtString("consumerGroup")
+		return nil
+	})
+	first := newClient(t, r)
+	require.Equal(t, int32(remoting.Success), invoke(t, first, b.Addr(), heartbeatRequest(t, "c1", "G7", "T7", "*")).Code)
+	assert.Equal(t, "G7", <-notified)
+	second := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, second, b.Addr(), heartbeatRequest(t, "c2", "G7", "T7", "*")).Code)
+	assert.Equal(t, "G7", <-notified)
+	assert.Equal(t, []string{"c1", "c2"}, b.clients.consumerIDs("G7"))
+	resp := invoke(t, first, b.Addr(), remoting.NewRequest(remoting.GetConsumerListByGroup, map[string]string{"consumerGroup": "G7"}))
+	assert.JSONEq(t, `{"consumerIdList":["c1","c2"]}`, string(resp.Body))
+	second.Close()
+	assert.Equal(t, "G7", <-notified, "the group hears that c2 left")
+	assert.Equal(t, []string{"c1"}, b.clients.consumerIDs("G7"))
+}
+
+func TestQueueLockExpiresAfterSixtySeconds(t *testing.T) {
+	clock := testclock.New()
+	l := newQueueLocks(clock.Now)
+	mq := queueRef{BrokerName: "b", QueueID: 0, Topic: "T"}
+	assert.Len(t, l.tryLock("G", "A", []queueRef{mq}), 1)
+	assert.Empty(t, l.tryLock("G", "B", []queueRef{mq}))
+	clock.Advance(30 * time.Second)
+	assert.Len(t, l.tryLock("G", "A", []queueRef{mq}), 1, "renewed")
+	clock.Advance(59 * time.Second)
+	assert.Empty(t, l.tryLock("G", "B", []queueRef{mq}))
+	clock.Advance(2 * time.Second)
+	assert.Len(t, l.tryLock("G", "B", []queueRef{mq}), 1, "taken over once expired")
+	l.unlock("G", "A", []queueRef{mq})
+	assert.Empty(t, l.tryLock("G", "A", []queueRef{mq}), "A cannot unlock B's lock")
+}
+
+func TestCommittedOffsetsSurviveARestart(t *testing.T) {
+	dir := t.TempDir()
+	c := testConfigs(dir, "")
+	b := startBroker(t, c, nil)
+	cl := newClient(t, nil)
+	up := remoting.NewRequest(remoting.UpdateConsumerOffset, map[string]string{"consumerGroup": "G8", "topic": "T8", "queueId": "2", "commitOffset": "42"})
+	require.Equal(t, int32(remoting.Success), invoke(t, cl, b.Addr(), up).Code)
+	require.NoError(t, b.Close())
+	data, err := os.ReadFile(filepath.Join(dir, "store", "config", "consumerOffset.json"))
+	require.NoError(t, err)
+	w, err := protocol.DecodeConsumerOffsetSerializeWrapper(data)
+	require.NoError(t, err)
+	assert.Equal(t, map[int32]int64{2: 42}, w.OffsetTable["T8@G8"])
+	b2 := startBroker(t, testConfigs(dir, ""), nil)
+	q := remoting.NewRequest(remoting.QueryConsumerOffset, map[string]string{"consumerGroup": "G8", "topic": "T8", "queueId": "2"})
+	resp := invoke(t, newClient(t, nil), b2.Addr(), q)
+	assert.Equal(t, int32(remoting.Success), resp.Code)
+	assert.Equal(t, "42", resp.ExtString("offset"))
+}
+
+func TestBatchSendStoresEveryMessageWithTheBatchProperties(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	c := newClient(t, nil)
+	var body []byte
+	for i := range 3 {
+		body = appendBatchEntry(body, []byte("m"+itoa(i)), "UNIQ_KEY\x01u"+itoa(i)+"\x02KEYS\x01k"+itoa(i))
+	}
+	req := sendRequest("T9", 0, nil, map[string]string{"WAIT": "true"})
+	req.Code = int32(remoting.SendBatchMessage)
+	req.SetExt("m", "true")
+	resp := invoke(t, c, b.Addr(), withBody(req, body))
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	assert.Len(t, strings.Split(resp.ExtString("msgId"), ","), 3)
+	dispatched(t, b)
+	pull := invoke(t, c, b.Addr(), pullRequest("G9", "T9", 0, 0, "*", pullFlagSubscription, 0))
+	recs := decodeRecords(t, pull.Body)
+	require.Len(t, recs, 3)
+	for i, r := range recs {
+		assert.Equal(t, "m"+itoa(i), string(r.Body))
+		assert.Equal(t, "UNIQ_KEY\x01u"+itoa(i)+"\x02KEYS\x01k"+itoa(i)+"\x02CLUSTER\x01TestCluster\x02WAIT\x01true", string(r.Properties))
+	}
+}
+
+// appendBatchEntry appends one message as MessageDecoder.encodeMessage does.
+func appendBatchEntry(dst, body []byte, props string) []byte {
+	total := batchEntryFixed + len(body) + len(props)
+	dst = be32(dst, uint32(total))
+	dst = be32(dst, 0)
+	dst = be32(dst, 0)
+	dst = be32(dst, 0)
+	dst = be32(dst, uint32(len(body)))
+	dst = append(dst, body...)
+	dst = append(dst, byte(len(props)>>8), byte(len(props)))
+	return append(dst, props...)
+}
+
+func be32(dst []byte, v uint32) []byte {
+	return append(dst, byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
+}

@@ -1,0 +1,36 @@
+package broker
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+)
+
+// The orders were printed by Java 17's java.util.HashMap (jshell, keySet()
+// after putting the keys in the given order).
+func TestPropsIterateInJavaHashMapOrder(t *testing.T) {
+	cases := []struct{ put, java string }{
+		{"UNIQ_KEY,WAIT,TAGS,KEYS,CLUSTER", "KEYS,UNIQ_KEY,CLUSTER,WAIT,TAGS"},
+		{"KEYS,TAGS,UNIQ_KEY,WAIT,MIN_OFFSET,MAX_OFFSET,CONSUME_START_TIME,a,b,c,d,e,f,CLUSTER",
+			"a,b,c,d,e,f,CONSUME_START_TIME,MIN_OFFSET,MAX_OFFSET,KEYS,UNIQ_KEY,CLUSTER,WAIT,TAGS"},
+		{"TRAN_MSG,PGROUP,UNIQ_KEY,WAIT,REAL_TOPIC,REAL_QID,CLUSTER", "REAL_TOPIC,TRAN_MSG,UNIQ_KEY,CLUSTER,PGROUP,WAIT,REAL_QID"},
+	}
+	for _, c := range cases {
+		p := parseProps("")
+		for _, k := range strings.Split(c.put, ",") {
+			p.set(k, "v")
+		}
+		assert.Equal(t, c.java, strings.Join(p.javaOrder(), ","))
+	}
+}
+
+func TestPropsEncodeSeparatorsPerLine(t *testing.T) {
+	p := parseProps("TAGS\x01A\x02KEYS\x01k1 k2\x02\x02bad\x02empty\x01")
+	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A", p.encode(protocol.Line4))
+	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A\x02", p.encode(protocol.Line5))
+	p.del("KEYS")
+	assert.Equal(t, "TAGS\x01A", p.encode(protocol.Line4))
+}
