@@ -25,11 +25,11 @@ func (b *Broker) adminHandlers() map[remoting.RequestCode]remoting.Handler {
 		remoting.UpdateAndCreateTopic: b.updateAndCreateTopic,
 		remoting.DeleteTopicInBroker:  b.deleteTopicInBroker,
 		remoting.GetAllTopicConfig:    b.getAllTopicConfig,
-		remoting.ViewMessageById:      b.viewMessageByID,
 		remoting.LockBatchMq:          b.lockBatchMQ,
 		remoting.UnlockBatchMq:        b.unlockBatchMQ,
 
 		remoting.GetSystemTopicListFromBroker: b.getSystemTopicList,
+		remoting.GetConsumeStats:              b.getConsumeStats,
 	}
 	for code, h := range b.offsetHandlers() {
 		m[code] = h

@@ -36,11 +36,16 @@ type msgProps struct {
 	keys    []string // insertion order, deleted keys removed
 	vals    map[string]string
 	maxSize int
+	initCap int // the HashMap's initial capacity
 }
 
-// parseProps is MessageDecoder.string2messageProperties.
-func parseProps(s string) *msgProps {
-	p := &msgProps{vals: make(map[string]string, 8)}
+// parseProps is MessageDecoder.string2messageProperties of line: 4.9.8
+// makes a default HashMap (16 buckets), 5.x a HashMap(128).
+func parseProps(s string, line protocol.Line) *msgProps {
+	p := &msgProps{vals: make(map[string]string, 8), initCap: 16}
+	if line >= protocol.Line5 {
+		p.initCap = 128
+	}
 	for len(s) > 0 {
 		seg := s
 		if i := strings.IndexByte(s, store.PropertySeparator); i >= 0 {
@@ -98,10 +103,11 @@ func (p *msgProps) encode(line protocol.Line) string {
 
 // javaOrder is the iteration order of a java.util.HashMap that had the
 // keys put in this order: by bucket of the spread String.hashCode in a
-// table sized for the largest size reached (16, doubled whenever the
-// size passed three quarters), insertion order within a bucket.
+// table sized for the largest size reached (the initial capacity,
+// doubled whenever the size passed three quarters), insertion order within
+// a bucket.
 func (p *msgProps) javaOrder() []string {
-	capacity := 16
+	capacity := p.initCap
 	for p.maxSize > capacity*3/4 {
 		capacity *= 2
 	}

@@ -19,7 +19,24 @@ func TestPropsIterateInJavaHashMapOrder(t *testing.T) {
 		{"TRAN_MSG,PGROUP,UNIQ_KEY,WAIT,REAL_TOPIC,REAL_QID,CLUSTER", "REAL_TOPIC,TRAN_MSG,UNIQ_KEY,CLUSTER,PGROUP,WAIT,REAL_QID"},
 	}
 	for _, c := range cases {
-		p := parseProps("")
+		p := parseProps("", protocol.Line4)
+		for _, k := range strings.Split(c.put, ",") {
+			p.set(k, "v")
+		}
+		assert.Equal(t, c.java, strings.Join(p.javaOrder(), ","))
+	}
+}
+
+// 5.x string2messageProperties makes a HashMap(128); the orders were
+// printed by jshell for new HashMap<>(128).
+func TestPropsOfLine5IterateInHashMap128Order(t *testing.T) {
+	cases := []struct{ put, java string }{
+		{"UNIQ_KEY,WAIT,TAGS,KEYS,CLUSTER", "UNIQ_KEY,CLUSTER,TAGS,KEYS,WAIT"},
+		{"KEYS,TAGS,UNIQ_KEY,WAIT,MIN_OFFSET,MAX_OFFSET,CONSUME_START_TIME,a,b,c,d,e,f,CLUSTER",
+			"CONSUME_START_TIME,UNIQ_KEY,CLUSTER,MIN_OFFSET,TAGS,KEYS,WAIT,a,b,c,d,e,f,MAX_OFFSET"},
+	}
+	for _, c := range cases {
+		p := parseProps("", protocol.Line5)
 		for _, k := range strings.Split(c.put, ",") {
 			p.set(k, "v")
 		}
@@ -28,7 +45,7 @@ func TestPropsIterateInJavaHashMapOrder(t *testing.T) {
 }
 
 func TestPropsEncodeSeparatorsPerLine(t *testing.T) {
-	p := parseProps("TAGS\x01A\x02KEYS\x01k1 k2\x02\x02bad\x02empty\x01")
+	p := parseProps("TAGS\x01A\x02KEYS\x01k1 k2\x02\x02bad\x02empty\x01", protocol.Line4)
 	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A", p.encode(protocol.Line4))
 	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A\x02", p.encode(protocol.Line5))
 	p.del("KEYS")

@@ -28,6 +28,9 @@ func (b *Broker) newRouter() *remoting.Router {
 	for code, h := range b.consumerHandlers() {
 		r.Handle(code, p.consumer, h)
 	}
+	for code, h := range b.queryHandlers() {
+		r.Handle(code, p.query, h)
+	}
 	for code, h := range b.adminHandlers() {
 		r.Handle(code, p.admin, h)
 	}

@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"strconv"
+	"time"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -122,6 +123,12 @@ func (b *Broker) sendMessage(req *remoting.Request) *remoting.Command {
 	h, err := parseSendHeader(req.Cmd)
 	if err != nil {
 		return b.response(req.Cmd, remoting.SystemError, err.Error())
+	}
+	if b.store.IsOSPageCacheBusy() {
+		// BrokerFastFailure: the commitlog lock is held too long, shed load.
+		return b.response(req.Cmd, remoting.SystemBusy, fmt.Sprintf(
+			"[PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %dms, size of queue: %d",
+			time.Since(req.Arrived).Milliseconds(), 0))
 	}
 	resp := b.response(req.Cmd, remoting.Success, "")
 	resp.SetExt(propMsgRegion, b.opts.Configs.Broker.RegionId)
@@ -229,7 +236,7 @@ func permString(perm int32) string {
 
 // putOne stores a single message.
 func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
-	props := parseProps(h.properties)
+	props := parseProps(h.properties, b.opts.Line)
 	topic := h.topic
 	if isRetryTopic(topic) {
 		var f *sendFailure

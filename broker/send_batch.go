@@ -66,7 +66,7 @@ func (b *Broker) putBatch(cmd *remoting.Command, h *sendHeader, queueID int32, b
 	if !ok {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}
-	batchProps := parseProps(h.properties)
+	batchProps := parseProps(h.properties, b.opts.Line)
 	if v, ok := batchProps.get(propDelayLevel); ok && v != "0" {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}

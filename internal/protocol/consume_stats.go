@@ -1,0 +1,97 @@
+package protocol
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MessageQueue is one queue of a topic on a broker.
+//
+// JSON (wire format: do not change), also as a map key (fastjson writes
+// object keys as objects, which is not standard JSON):
+//
+//	{"brokerName":"broker-a","queueId":0,"topic":"T"}
+type MessageQueue struct {
+	Topic      string
+	BrokerName string
+	QueueID    int32
+}
+
+// AppendJSON appends the fastjson form.
+func (q MessageQueue) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	dst = appendStringField(dst, "brokerName", q.BrokerName, Fastjson)
+	dst = appendIntField(dst, "queueId", int64(q.QueueID), Fastjson)
+	dst = appendStringField(dst, "topic", q.Topic, Fastjson)
+	return append(dst, '}')
+}
+
+// OffsetWrapper is a consumer group's position on one queue.
+//
+// JSON (wire format: do not change); pullOffset is 5.x's:
+//
+//	{"brokerOffset":10,"consumerOffset":7,"lastTimestamp":1700000000000[,"pullOffset":0]}
+type OffsetWrapper struct {
+	BrokerOffset   int64
+	ConsumerOffset int64
+	PullOffset     int64
+	LastTimestamp  int64
+}
+
+// ConsumeStats is the body of GET_CONSUME_STATS: a group's offsets on
+// every queue of its topics on one broker, and its consume rate.
+//
+// JSON (wire format: do not change):
+//
+//	{"consumeTps":0.0,"offsetTable":{{MessageQueue}:{OffsetWrapper},...}}
+type ConsumeStats struct {
+	ConsumeTps  float64
+	OffsetTable map[MessageQueue]OffsetWrapper
+}
+
+// AppendJSON appends the fastjson form of line, queues sorted by topic
+// and queue id (Java writes hash order; readers do not care).
+func (s *ConsumeStats) AppendJSON(dst []byte, line Line) []byte {
+	dst = append(dst, '{')
+	dst = appendField(dst, "consumeTps")
+	dst = AppendJavaDouble(dst, s.ConsumeTps)
+	dst = appendField(dst, "offsetTable")
+	dst = append(dst, '{')
+	queues := make([]MessageQueue, 0, len(s.OffsetTable))
+	for q := range s.OffsetTable {
+		queues = append(queues, q)
+	}
+	slices.SortFunc(queues, func(a, b MessageQueue) int {
+		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.BrokerName, b.BrokerName); c != 0 {
+			return c
+		}
+		return int(a.QueueID - b.QueueID)
+	})
+	for _, q := range queues {
+		w := s.OffsetTable[q]
+		dst = q.AppendJSON(comma(dst))
+		dst = append(dst, ':', '{')
+		dst = appendIntField(dst, "brokerOffset", w.BrokerOffset, Fastjson)
+		dst = appendIntField(dst, "consumerOffset", w.ConsumerOffset, Fastjson)
+		dst = appendIntField(dst, "lastTimestamp", w.LastTimestamp, Fastjson)
+		if line >= Line5 {
+			dst = appendIntField(dst, "pullOffset", w.PullOffset, Fastjson)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}', '}')
+}
+
+// AppendJavaDouble appends a double as fastjson writes it: always with a
+// fraction ("0.0", "1.5").
+func AppendJavaDouble(dst []byte, v float64) []byte {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eEnI") {
+		s += ".0"
+	}
+	return append(dst, s...)
+}
