@@ -6,14 +6,16 @@
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
 #   make fuzz              fuzz the frame decoder (FUZZTIME, default 5m)
-#   make bench             Go benchmarks with allocations
+#   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
+#                          Java broker and ours, in one run, a markdown table with ratios
+#   make gobench           Go benchmarks with allocations
 
 GO        ?= go
 BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint compat compat-store compat-reference compat-reference-4 compat-reference-5 fuzz bench clean
+.PHONY: all build run test unit lint compat compat-store compat-reference compat-reference-4 compat-reference-5 fuzz bench gobench clean
 
 all: build
 
@@ -53,7 +55,12 @@ compat-reference-5:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
 
-bench:
+# Takes a few minutes (PHASE_SECS, default 30 s, per tool and broker); see
+# the header of compat/broker-bench.sh for its settings.
+bench: build
+	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/broker-bench.sh
+
+gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:

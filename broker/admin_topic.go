@@ -70,7 +70,9 @@ func (b *Broker) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
 		tc.Attributes = old.Attributes
 	}
 	if b.topics.put(tc) {
-		b.reg.topicChanged()
+		// As registerIncrementBrokerData: the name servers know the topic
+		// before the answer goes out.
+		b.reg.registerAll(false, false)
 	}
 	return b.response(cmd, remoting.Success, "")
 }
@@ -87,7 +89,7 @@ func (b *Broker) getSystemTopicList(req *remoting.Request) *remoting.Command {
 	for _, t := range systemTopicNames {
 		set[t] = true
 	}
-	for _, t := range builtinTopics(b.opts.Configs.Broker) {
+	for _, t := range builtinTopics(b.opts.Configs.Broker, b.opts.Line) {
 		set[t.TopicName] = true
 	}
 	list := protocol.TopicList{TopicList: slices.Sorted(maps.Keys(set))}

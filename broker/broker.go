@@ -123,13 +123,19 @@ func (b *Broker) Start() error {
 			return fmt.Errorf("broker: fast port: %w", err)
 		}
 	}
+	if b.opts.Configs.NettyServer.ListenPort == 0 {
+		// An ephemeral port (tests): advertise the one bound.
+		if ap, err := netip.ParseAddrPort(b.server.Addr()); err == nil {
+			b.storeHost = netip.AddrPortFrom(b.storeHost.Addr(), ap.Port())
+		}
+	}
 	b.started = true
 	b.reg.registerAll(false, true)
 	b.goService(b.reg.loop)
 	b.goService(b.persistLoop)
 	b.goService(b.clients.expiryLoop)
 	b.goService(b.holds.loop)
-	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.opts.brokerAddr()))
+	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.brokerAddr()))
 	return nil
 }
 
@@ -148,11 +154,18 @@ func (b *Broker) Addr() string { return b.server.Addr() }
 // BootMessage is the line Java's BrokerStartup prints once serving.
 func (b *Broker) BootMessage() string {
 	c := b.opts.Configs.Broker
-	msg := "The broker[" + c.BrokerName + ", " + b.opts.brokerAddr() + "] boot success. serializeType=JSON"
+	msg := "The broker[" + c.BrokerName + ", " + b.brokerAddr() + "] boot success. serializeType=JSON"
 	if c.NamesrvAddr != "" {
 		msg += " and name server is " + c.NamesrvAddr
 	}
 	return msg
+}
+
+// brokerAddr is brokerIP1 + ":" + listenPort as Java joins them (no
+// brackets around an IPv6 address): the address the broker registers with
+// the name servers and clients connect to.
+func (b *Broker) brokerAddr() string {
+	return b.opts.Configs.Broker.BrokerIP1 + ":" + strconv.Itoa(int(b.storeHost.Port()))
 }
 
 // Close unregisters from the name servers, stops serving, persists the

@@ -51,12 +51,6 @@ func (o *Options) listenAddr(port int32) string {
 	return net.JoinHostPort(host, strconv.Itoa(int(port)))
 }
 
-// brokerAddr is brokerIP1:listenPort, the address the broker registers
-// with the name servers and clients connect to.
-func (o *Options) brokerAddr() string {
-	return net.JoinHostPort(o.Configs.Broker.BrokerIP1, strconv.Itoa(int(o.Configs.NettyServer.ListenPort)))
-}
-
 // haServerAddr is brokerIP2:haListenPort, registered for slaves to find.
 func (o *Options) haServerAddr() string {
 	ip := o.Configs.Broker.BrokerIP2
@@ -68,7 +62,7 @@ func (o *Options) haServerAddr() string {
 
 // storeHost is the address stamped on every stored record.
 func (o *Options) storeHost() (netip.AddrPort, error) {
-	ap, err := netip.ParseAddrPort(o.brokerAddr())
+	ap, err := netip.ParseAddrPort(net.JoinHostPort(o.Configs.Broker.BrokerIP1, strconv.Itoa(int(o.Configs.NettyServer.ListenPort))))
 	if err != nil {
 		return netip.AddrPort{}, fmt.Errorf("%w: brokerIP1 %q: %v", ErrInvalidOptions, o.Configs.Broker.BrokerIP1, err)
 	}

@@ -103,7 +103,7 @@ func (r *registrar) registerAll(checkOrder, oneway bool) {
 func (r *registrar) registerOne(addr string, body []byte, oneway bool) {
 	c := r.b.opts.Configs
 	req := remoting.NewRequest(remoting.RegisterBroker, map[string]string{
-		"brokerAddr": r.b.opts.brokerAddr(), "brokerId": itoa(c.Broker.BrokerId), "brokerName": c.Broker.BrokerName,
+		"brokerAddr": r.b.brokerAddr(), "brokerId": itoa(c.Broker.BrokerId), "brokerName": c.Broker.BrokerName,
 		"clusterName": c.Broker.BrokerClusterName, "haServerAddr": r.b.opts.haServerAddr(),
 		"compressed": "false", "bodyCrc32": itoa(protocol.BodyCRC32(body)),
 	})
@@ -155,7 +155,7 @@ func (r *registrar) unregisterAll() {
 	c := r.b.opts.Configs.Broker
 	for _, addr := range r.namesrvAddrs() {
 		req := remoting.NewRequest(remoting.UnregisterBroker, map[string]string{
-			"brokerAddr": r.b.opts.brokerAddr(), "brokerId": strconv.FormatInt(c.BrokerId, 10),
+			"brokerAddr": r.b.brokerAddr(), "brokerId": strconv.FormatInt(c.BrokerId, 10),
 			"brokerName": c.BrokerName, "clusterName": c.BrokerClusterName,
 		})
 		req.Version = r.b.version

@@ -32,6 +32,13 @@ const (
 	scheduleTopicQueueNum = 18
 	// sysTopicPrefix starts the 5.x system topics (rmq_sys_).
 	sysTopicPrefix = "rmq_sys_"
+	// 5.x built-in topics: PopAckConstants.REVIVE_TOPIC + cluster,
+	// SYNC_BROKER_MEMBER_GROUP_PREFIX + broker, TimerMessageStore.TIMER_TOPIC.
+	reviveTopicPrefix      = sysTopicPrefix + "REVIVE_LOG_"
+	syncBrokerMemberPrefix = sysTopicPrefix + "SYNC_BROKER_MEMBER_"
+	timerTopic             = sysTopicPrefix + "wheel_timer"
+	// reviveQueueNum is 5.x BrokerConfig.reviveQueueNum's default.
+	reviveQueueNum = 8
 )
 
 // topicTable is TopicConfigManager: the broker's topics with their data
@@ -54,7 +61,7 @@ type topicTable struct {
 func newTopicTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, now func() time.Time) (*topicTable, error) {
 	t := &topicTable{dir: dir, log: log, now: now, conf: c, topics: map[string]protocol.TopicConfig{}, system: map[string]bool{}}
 	t.version = protocol.NewDataVersion(now())
-	for _, tc := range builtinTopics(c) {
+	for _, tc := range builtinTopics(c, dir.Line) {
 		t.topics[tc.TopicName] = tc
 		t.system[tc.TopicName] = true
 	}
@@ -80,8 +87,10 @@ func newTopicTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, no
 	return t, nil
 }
 
-// builtinTopics are the topics TopicConfigManager's constructor makes.
-func builtinTopics(c *conf.BrokerConfig) []protocol.TopicConfig {
+// builtinTopics are the topics TopicConfigManager's constructor makes
+// (5.x's init adds the pop revive, broker-member sync, transaction and
+// timer topics).
+func builtinTopics(c *conf.BrokerConfig, line protocol.Line) []protocol.TopicConfig {
 	queues := func(name string, n int32, perm int32) protocol.TopicConfig {
 		tc := protocol.NewTopicConfig(name)
 		if n > 0 {
@@ -110,7 +119,13 @@ func builtinTopics(c *conf.BrokerConfig) []protocol.TopicConfig {
 	if c.TraceTopicEnable {
 		out = append(out, queues(c.MsgTraceTopicName, 1, -1))
 	}
-	return append(out, queues(c.BrokerClusterName+"_"+replyTopicPostfix, 1, -1))
+	out = append(out, queues(c.BrokerClusterName+"_"+replyTopicPostfix, 1, -1))
+	if line >= protocol.Line5 {
+		out = append(out, queues(reviveTopicPrefix+c.BrokerClusterName, reviveQueueNum, -1),
+			queues(syncBrokerMemberPrefix+c.BrokerName, 1, protocol.PermInherit),
+			queues(TopicTransHalf, 1, -1), queues(TopicTransOp, 1, -1), queues(timerTopic, 1, -1))
+	}
+	return out
 }
 
 // get returns a topic's config.

@@ -10,6 +10,7 @@ import (
 type histogram struct {
 	counts [histBuckets]uint64
 	total  uint64
+	sum    time.Duration
 	max    time.Duration
 }
 
@@ -42,6 +43,7 @@ func (h *histogram) record(d time.Duration) {
 	}
 	h.counts[bucketOf(uint64(d))]++
 	h.total++
+	h.sum += d
 	if d > h.max {
 		h.max = d
 	}
@@ -53,12 +55,21 @@ func (h *histogram) merge(o *histogram) {
 		h.counts[i] += c
 	}
 	h.total += o.total
+	h.sum += o.sum
 	if o.max > h.max {
 		h.max = o.max
 	}
 }
 
 func (h *histogram) reset() { *h = histogram{} }
+
+// mean is the average latency, 0 when empty.
+func (h *histogram) mean() time.Duration {
+	if h.total == 0 {
+		return 0
+	}
+	return h.sum / time.Duration(h.total)
+}
 
 // percentile returns the latency at quantile q (0..1), 0 when empty.
 func (h *histogram) percentile(q float64) time.Duration {

@@ -46,7 +46,7 @@ func (f *loadFlags) validate() error {
 // callFunc makes one request over c and returns the response code.
 type callFunc func(c *remoting.Client) (code int32, err error)
 
-// worker is one connection's share of the results; the reporter swaps its
+// worker is one caller's share of the results; the reporter swaps its
 // interval histogram under mu.
 type worker struct {
 	mu    sync.Mutex
@@ -74,6 +74,8 @@ type results struct {
 	codes   map[int32]uint64
 	errs    uint64
 	lastErr error
+	// elapsed is the wall time of the whole run (set on the totals).
+	elapsed time.Duration
 }
 
 // collect moves each worker's counts into interval and total.
@@ -105,39 +107,108 @@ func collect(workers []*worker, interval, total *results) {
 
 func newResults() *results { return &results{codes: map[int32]uint64{}} }
 
+// loadPlan says how runCallers drives a call: callers goroutines spread
+// round-robin over clients remoting clients (one connection per address
+// each), paced to rate calls/s in all when rate > 0, until the duration,
+// the count or the context ends.
+type loadPlan struct {
+	clients  int
+	callers  int
+	duration time.Duration
+	count    int64
+	rate     float64
+	progress time.Duration
+}
+
+// plan is route's shape: inFlight callers on each of conns connections.
+func (f *loadFlags) plan() loadPlan {
+	return loadPlan{clients: f.conns, callers: f.conns * f.inFlight, duration: f.duration,
+		count: f.count, progress: f.progress}
+}
+
 // runLoad runs call on f.conns connections with f.inFlight callers each
 // until the duration, the count or ctx ends, printing progress to out.
 func runLoad(ctx context.Context, f *loadFlags, call callFunc, out io.Writer) *results {
-	if f.count > 0 {
-		f.duration = 0
+	r := runCallers(ctx, f.plan(), call, out)
+	printSummary(out, r)
+	return r
+}
+
+// runCallers runs the plan and returns the totals; progress lines go to
+// out every p.progress.
+func runCallers(ctx context.Context, p loadPlan, call callFunc, out io.Writer) *results {
+	if p.count > 0 {
+		p.duration = 0
 	}
 	runCtx, cancel := ctx, context.CancelFunc(func() {})
-	if f.duration > 0 {
-		runCtx, cancel = context.WithTimeout(ctx, f.duration)
+	if p.duration > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, p.duration)
 	}
 	defer cancel()
+	clients := make([]*remoting.Client, max(p.clients, 1))
+	for i := range clients {
+		clients[i] = remoting.NewClient(remoting.ClientOptions{})
+		defer clients[i].Close()
+	}
+	pace := newPacer(p.rate)
 	var issued atomic.Int64
-	workers := make([]*worker, f.conns)
+	workers := make([]*worker, p.callers)
 	var wg sync.WaitGroup
 	for i := range workers {
-		workers[i] = &worker{codes: map[int32]uint64{}}
-		client := remoting.NewClient(remoting.ClientOptions{})
-		defer client.Close()
-		for j := 0; j < f.inFlight; j++ {
-			wg.Add(1)
-			go func(w *worker) {
-				defer wg.Done()
-				for runCtx.Err() == nil && (f.count <= 0 || issued.Add(1) <= f.count) {
-					t0 := time.Now()
-					code, err := call(client)
-					w.record(time.Since(t0), code, err)
-				}
-			}(workers[i])
-		}
+		w := &worker{codes: map[int32]uint64{}}
+		workers[i] = w
+		client := clients[i%len(clients)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for (p.count <= 0 || issued.Add(1) <= p.count) && pace.wait(runCtx) {
+				t0 := time.Now()
+				code, err := call(client)
+				w.record(time.Since(t0), code, err)
+			}
+		}()
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	return report(workers, f.progress, done, out)
+	return report(workers, p.progress, done, out)
+}
+
+// pacer spaces calls 1/rate apart on a fixed schedule from its start (an
+// open-loop schedule: a late call is followed by quicker ones). A nil
+// pacer never waits.
+type pacer struct {
+	start time.Time
+	every time.Duration
+	next  atomic.Int64
+}
+
+func newPacer(rate float64) *pacer {
+	if rate <= 0 {
+		return nil
+	}
+	return &pacer{start: time.Now(), every: time.Duration(float64(time.Second) / rate)}
+}
+
+// slot is when call n (counting from 0) is due.
+func (p *pacer) slot(n int64) time.Time { return p.start.Add(time.Duration(n) * p.every) }
+
+// wait blocks until the next slot; false when ctx ended first.
+func (p *pacer) wait(ctx context.Context) bool {
+	if p == nil {
+		return ctx.Err() == nil
+	}
+	d := time.Until(p.slot(p.next.Add(1) - 1))
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // report prints a progress line every interval until done, and returns
@@ -152,8 +223,7 @@ func report(workers []*worker, every time.Duration, done <-chan struct{}, out io
 		select {
 		case <-done:
 			collect(workers, newResults(), total)
-			total.hist.max = max(total.hist.max, 0)
-			printSummary(out, total, time.Since(start))
+			total.elapsed = time.Since(start)
 			return total
 		case now := <-tick.C:
 			interval := newResults()
@@ -183,13 +253,21 @@ func (r *results) failures() uint64 {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond)) }
 
-func printSummary(out io.Writer, r *results, elapsed time.Duration) {
-	fmt.Fprintf(out, "elapsed:        %s\n", elapsed.Round(time.Millisecond))
+// printSummary prints the totals of a run, one figure a line, then the
+// response codes.
+func printSummary(out io.Writer, r *results) {
+	fmt.Fprintf(out, "elapsed:        %s\n", r.elapsed.Round(time.Millisecond))
 	fmt.Fprintf(out, "total requests: %d\n", r.hist.total)
 	fmt.Fprintf(out, "errors:         %d\n", r.failures())
-	fmt.Fprintf(out, "throughput:     %.1f req/s\n", float64(r.hist.total)/elapsed.Seconds())
-	fmt.Fprintf(out, "latency:        p50 %s  p99 %s  p999 %s  max %s\n", ms(r.hist.percentile(0.50)),
-		ms(r.hist.percentile(0.99)), ms(r.hist.percentile(0.999)), ms(r.hist.max))
+	fmt.Fprintf(out, "throughput:     %.1f req/s\n", float64(r.hist.total)/r.elapsed.Seconds())
+	fmt.Fprintf(out, "latency:        avg %s  p50 %s  p99 %s  p999 %s  max %s\n", ms(r.hist.mean()),
+		ms(r.hist.percentile(0.50)), ms(r.hist.percentile(0.99)), ms(r.hist.percentile(0.999)), ms(r.hist.max))
+	printCodes(out, r)
+}
+
+// printCodes prints the count of each response code and of transport
+// errors.
+func printCodes(out io.Writer, r *results) {
 	codes := make([]int32, 0, len(r.codes))
 	for code := range r.codes {
 		codes = append(codes, code)

@@ -1,12 +1,17 @@
 // Command rmqbench generates load against a RocketMQ name server or
 // broker, the Java ones or this project's, over the remoting protocol
-// (JSON headers, version 409, as a 4.9.8 Java client sends them).
+// (JSON headers by default, version 409, as a 4.9.8 Java client sends
+// them), and tabulates what compat/broker-bench.sh measures.
 //
-//	rmqbench route -n 127.0.0.1:9876 -t TopicTest -c 16 -d 20s
-//	rmqbench store -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
+//	rmqbench route   -n 127.0.0.1:9876 -t TopicTest -c 16 -d 20s
+//	rmqbench produce -n 127.0.0.1:9876 -t BenchmarkTest -s 128 -w 64 -d 30s
+//	rmqbench consume -n 127.0.0.1:9876 -t BenchmarkTest -g benchmark_consumer -d 35s
+//	rmqbench store   -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
 //
-// Each subcommand lives in its own file and drives the shared load runner
-// (load.go), which prints progress every 5 s and a summary at the end.
+// Each subcommand lives in its own file; route and produce drive the
+// shared load runner (load.go), which prints progress every 5 s. produce
+// and consume end with a summary line and a JSON line (result.go), which
+// broker-table reads back together with java-result's and proc's.
 package main
 
 import (
@@ -26,9 +31,14 @@ type subcommand struct {
 }
 
 var subcommands = map[string]subcommand{
-	"route":       {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
-	"store":       {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
-	"store-table": {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
+	"route":        {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
+	"produce":      {summary: "SEND_MESSAGE_V2 from concurrent senders, as Java's benchmark Producer", run: runProduce},
+	"consume":      {summary: "long-polling PULL_MESSAGE on every queue of a topic, as Java's benchmark Consumer", run: runConsume},
+	"java-result":  {summary: "Java benchmark Producer/Consumer output on stdin to a JSON result line", run: runJavaResult},
+	"proc":         {summary: "a process's RSS, peak RSS, CPU seconds and age from /proc as a JSON line", run: runProc},
+	"broker-table": {summary: "produce/consume/proc JSON lines on stdin to a markdown table with Go/Java ratios", run: runBrokerTable},
+	"store":        {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
+	"store-table":  {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
 }
 
 func main() {
@@ -59,6 +69,6 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", name, subcommands[name].summary)
+		fmt.Fprintf(w, "  %-12s %s\n", name, subcommands[name].summary)
 	}
 }

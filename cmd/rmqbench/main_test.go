@@ -3,18 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-	"go.uber.org/zap"
-
-	"github.com/rmqgo/rmqgo/internal/protocol"
-	"github.com/rmqgo/rmqgo/namesrv"
-	"github.com/rmqgo/rmqgo/remoting"
 )
 
 func TestHistogramPercentiles(t *testing.T) {
@@ -38,13 +30,9 @@ func TestHistogramPercentiles(t *testing.T) {
 }
 
 func TestRouteAgainstNameServer(t *testing.T) {
-	o := namesrv.DefaultOptions()
-	o.ListenAddr, o.KVConfigPath, o.Logger = "127.0.0.1:0", filepath.Join(t.TempDir(), "kv.json"), zap.NewNop()
-	ns, err := namesrv.New(o)
-	require.NoError(t, err)
-	require.NoError(t, ns.Start())
-	t.Cleanup(func() { _ = ns.Close() })
-	register(t, ns.Addr())
+	ns := startNameServer(t)
+	b := startBroker(t, ns.Addr())
+	createTopic(t, b.Addr(), "TopicTest", 4)
 
 	var out bytes.Buffer
 	code := run(context.Background(), []string{"route", "-n", ns.Addr(), "-t", "TopicTest", "-c", "4", "-p", "2", "-count", "500"}, &out, &out)
@@ -57,21 +45,6 @@ func TestRouteAgainstNameServer(t *testing.T) {
 	code = run(context.Background(), []string{"route", "-n", ns.Addr(), "-t", "Nope", "-c", "1", "-count", "3"}, &out, &out)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out.String(), "response TOPIC_NOT_EXIST (17): 3")
-}
-
-func register(t *testing.T, addr string) {
-	body := []byte(`{"filterServerList":[],"topicConfigSerializeWrapper":{"dataVersion":{"counter":1,"timestamp":1},` +
-		`"topicConfigTable":{"TopicTest":{"topicName":"TopicTest","readQueueNums":4,"writeQueueNums":4},"TBW102":{"topicName":"TBW102"}}}}`)
-	req := remoting.NewRequest(remoting.RegisterBroker, map[string]string{"brokerAddr": "127.0.0.1:10911", "brokerId": "0",
-		"brokerName": "broker-a", "clusterName": "DefaultCluster", "haServerAddr": "127.0.0.1:10912",
-		"bodyCrc32": strconv.Itoa(int(protocol.BodyCRC32(body)))})
-	req.Body = body
-	// The broker's connection must stay open: closing it unregisters it.
-	c := remoting.NewClient(remoting.ClientOptions{})
-	t.Cleanup(c.Close)
-	resp, err := c.InvokeTimeout(addr, req, 3*time.Second)
-	require.NoError(t, err)
-	require.Equal(t, int32(remoting.Success), resp.Code)
 }
 
 func TestUsage(t *testing.T) {

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// consumeStats is what the pullers of rmqbench consume record: the end to
+// end latency of every message and the outcome of every pull.
+type consumeStats struct {
+	mu sync.Mutex
+	// interval holds the latencies since the last progress line, total
+	// those of the whole run.
+	interval, total histogram
+	codes           map[int32]uint64
+	errs            uint64
+	lastErr         error
+	pulls           uint64 // pulls answered or failed since the last progress line
+	first, last     time.Time
+}
+
+func newConsumeStats() *consumeStats { return &consumeStats{codes: map[int32]uint64{}} }
+
+// received records messages born at borns (ms since the epoch) that
+// arrived at now, and returns how many arrived in all.
+func (s *consumeStats) received(now time.Time, borns []int64) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	nowNs := now.UnixNano()
+	for _, born := range borns {
+		d := time.Duration(nowNs - born*int64(time.Millisecond))
+		s.interval.record(d)
+		s.total.record(d)
+	}
+	if len(borns) > 0 {
+		if s.first.IsZero() {
+			s.first = now
+		}
+		s.last = now
+	}
+	return s.total.total
+}
+
+// answered counts a pull answer by its code.
+func (s *consumeStats) answered(code int32) {
+	s.mu.Lock()
+	s.codes[code]++
+	s.pulls++
+	s.mu.Unlock()
+}
+
+// failed counts a pull that got no usable answer.
+func (s *consumeStats) failed(err error) {
+	s.mu.Lock()
+	s.errs++
+	s.lastErr = err
+	s.pulls++
+	s.mu.Unlock()
+}
+
+// reportEvery prints a progress line every interval until the returned
+// function is called.
+func (s *consumeStats) reportEvery(every time.Duration, start time.Time, out io.Writer) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		last := start
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				fmt.Fprintf(out, "[%6s] %s\n", now.Sub(start).Round(time.Second), s.progressLine(now.Sub(last)))
+				last = now
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// progressLine describes the interval and starts a new one.
+func (s *consumeStats) progressLine(elapsed time.Duration) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := &s.interval
+	line := fmt.Sprintf("received %d  %.1f msg/s  end-to-end avg %s p50 %s p99 %s max %s  pulls %d",
+		h.total, float64(h.total)/elapsed.Seconds(), ms(h.mean()), ms(h.percentile(0.50)),
+		ms(h.percentile(0.99)), ms(h.max), s.pulls)
+	h.reset()
+	s.pulls = 0
+	return line
+}
+
+// codeResults gives the pull answers in the shape printCodes prints.
+func (s *consumeStats) codeResults() *results {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := newResults()
+	for code, n := range s.codes {
+		r.codes[code] = n
+	}
+	r.errs, r.lastErr = s.errs, s.lastErr
+	return r
+}
+
+// result sums the run up. TPS is over the span from the first message to
+// the last (over the whole run when that span is empty).
+func (s *consumeStats) result(f *consumeFlags, queues int, elapsed time.Duration) *benchLine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := &s.total
+	b := &benchLine{Kind: kindConsume, Tool: toolRmqbench, Topic: f.topic, Group: f.group, Queues: queues,
+		ElapsedSec: elapsed.Seconds(), ActiveSec: s.last.Sub(s.first).Seconds(), Messages: int64(h.total),
+		Failed: int64(s.errs + s.failedAnswersLocked()), AvgMs: msFloat(h.mean()), P50Ms: msFloat(h.percentile(0.50)),
+		P99Ms: msFloat(h.percentile(0.99)), P999Ms: msFloat(h.percentile(0.999)), MaxMs: msFloat(h.max)}
+	span := b.ActiveSec
+	if span <= 0 {
+		span = b.ElapsedSec
+	}
+	b.TPS = float64(h.total) / span
+	return b
+}
+
+// failedAnswersLocked counts the pull answers that were errors (anything
+// but FOUND, NOT_FOUND, RETRY_IMMEDIATELY and OFFSET_MOVED).
+func (s *consumeStats) failedAnswersLocked() uint64 {
+	var n uint64
+	for code, c := range s.codes {
+		if code != 0 && (code < 19 || code > 21) {
+			n += c
+		}
+	}
+	return n
+}

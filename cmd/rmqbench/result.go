@@ -1,0 +1,83 @@
+package main
+
+// The JSON line that rmqbench produce, consume, java-result and proc print
+// last, one object per line, and that broker-table reads back. Scripts add
+// keys of their own (compat/broker-bench.sh adds "broker" and "at") by
+// editing the line's opening brace.
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Values of benchLine.Kind and benchLine.Tool.
+const (
+	kindProduce = "produce" // send figures: latencies are send round trips
+	kindConsume = "consume" // consume figures: latencies are end to end (now - born timestamp)
+	kindProc    = "proc"    // a broker process's resources at one moment
+	kindSkip    = "skip"    // a broker that was not measured, and why
+
+	toolRmqbench = "rmqbench"
+	toolJava     = "java" // org.apache.rocketmq.example.benchmark.Producer/Consumer or compat/benchtool
+)
+
+// benchLine is one result line (field names are read by scripts: do not
+// change). Latency fields are milliseconds; a percentile the tool does not
+// report is absent.
+type benchLine struct {
+	Kind   string `json:"kind"`
+	Tool   string `json:"tool,omitempty"`
+	Broker string `json:"broker,omitempty"`
+	// At tells when a proc line was taken: boot, before, after.
+	At     string `json:"at,omitempty"`
+	Reason string `json:"reason,omitempty"`
+
+	Topic     string `json:"topic,omitempty"`
+	Group     string `json:"group,omitempty"`
+	BodyBytes int    `json:"bodyBytes,omitempty"`
+	Threads   int    `json:"threads,omitempty"`
+	Queues    int    `json:"queues,omitempty"`
+
+	ElapsedSec float64 `json:"elapsedSec,omitempty"`
+	// ActiveSec is, for consume, the time from the first message
+	// received to the last; TPS is over it.
+	ActiveSec float64 `json:"activeSec,omitempty"`
+	// Messages sent (SUCCESS answers) or received; estimated from the
+	// periodic rates for the Java tools.
+	Messages int64   `json:"messages"`
+	Failed   int64   `json:"failed"`
+	TPS      float64 `json:"tps"`
+	AvgMs    float64 `json:"avgMs"`
+	P50Ms    float64 `json:"p50Ms,omitempty"`
+	P99Ms    float64 `json:"p99Ms,omitempty"`
+	P999Ms   float64 `json:"p999Ms,omitempty"`
+	MaxMs    float64 `json:"maxMs"`
+	// Windows is how many periodic report lines of a Java tool were read.
+	Windows int `json:"windows,omitempty"`
+
+	// Process figures (kind proc).
+	PID    int     `json:"pid,omitempty"`
+	RssMB  float64 `json:"rssMB,omitempty"`
+	HwmMB  float64 `json:"hwmMB,omitempty"`
+	CPUSec float64 `json:"cpuSec,omitempty"`
+	AgeSec float64 `json:"ageSec,omitempty"`
+}
+
+func (b *benchLine) json() string {
+	out, _ := json.Marshal(b)
+	return string(out)
+}
+
+// human is the one-line summary of a produce or consume line.
+func (b *benchLine) human() string {
+	what, lat := "sent", "send latency"
+	if b.Kind == kindConsume {
+		what, lat = "received", "end-to-end latency"
+	}
+	return fmt.Sprintf("%s: %s %d in %.1fs (%d failed): %.1f msg/s; %s avg %.3fms p50 %.3fms p99 %.3fms p999 %.3fms max %.3fms",
+		b.Kind, what, b.Messages, b.ElapsedSec, b.Failed, b.TPS, lat, b.AvgMs, b.P50Ms, b.P99Ms, b.P999Ms, b.MaxMs)
+}
+
+// msFloat is d in milliseconds.
+func msFloat(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
