@@ -72,7 +72,7 @@ func (b *Broker) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
 	if b.topics.put(tc) {
 		// As registerIncrementBrokerData: the name servers know the topic
 		// before the answer goes out.
-		b.reg.registerAll(false, false)
+		b.reg.registerAll(false)
 	}
 	return b.response(cmd, remoting.Success, "")
 }

@@ -130,7 +130,7 @@ func (b *Broker) Start() error {
 		}
 	}
 	b.started = true
-	b.reg.registerAll(false, true)
+	b.reg.registerAll(false)
 	b.goService(b.reg.loop)
 	b.goService(b.persistLoop)
 	b.goService(b.clients.expiryLoop)

@@ -67,16 +67,16 @@ func (r *registrar) loop(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-tick.C:
-			r.registerAll(false, false)
+			r.registerAll(false)
 		case <-r.changed:
-			r.registerAll(false, false)
+			r.registerAll(false)
 		}
 	}
 }
 
 // registerAll sends REGISTER_BROKER to every name server in parallel and
 // waits for them (or their timeout).
-func (r *registrar) registerAll(checkOrder, oneway bool) {
+func (r *registrar) registerAll(oneway bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	addrs := r.namesrvAddrs()
