@@ -2,6 +2,8 @@ package broker
 
 import (
 	jsoniter "github.com/json-iterator/go"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
 // jsonAPI decodes request bodies (fastjson output is plain JSON for these)
@@ -20,52 +22,15 @@ const (
 	subAll              = "*"
 )
 
-// heartbeatData is HeartbeatData, the HEART_BEAT body:
-//
-//	{"clientID":"ip@pid","consumerDataSet":[{ConsumerData}],"producerDataSet":[{"groupName":"p"}]}
-type heartbeatData struct {
-	ClientID        string         `json:"clientID"`
-	ProducerDataSet []producerData `json:"producerDataSet"`
-	ConsumerDataSet []consumerData `json:"consumerDataSet"`
-}
-
-type producerData struct {
-	GroupName string `json:"groupName"`
-}
-
-// consumerData is ConsumerData:
-//
-//	{"consumeFromWhere":"CONSUME_FROM_LAST_OFFSET","consumeType":"CONSUME_PASSIVELY","groupName":"g",
-//	 "messageModel":"CLUSTERING","subscriptionDataSet":[{SubscriptionData}],"unitMode":false}
-type consumerData struct {
-	GroupName           string             `json:"groupName"`
-	ConsumeType         string             `json:"consumeType"`
-	MessageModel        string             `json:"messageModel"`
-	ConsumeFromWhere    string             `json:"consumeFromWhere"`
-	SubscriptionDataSet []subscriptionData `json:"subscriptionDataSet"`
-	UnitMode            bool               `json:"unitMode"`
-}
-
-// subscriptionData is SubscriptionData, one topic a consumer subscribes:
-//
-//	{"classFilterMode":false,"codeSet":[2598919],"expressionType":"TAG","subString":"TagA || TagB",
-//	 "subVersion":1700000000000,"tagsSet":["TagA","TagB"],"topic":"T"}
-type subscriptionData struct {
-	ClassFilterMode bool     `json:"classFilterMode"`
-	CodeSet         []int32  `json:"codeSet"`
-	ExpressionType  string   `json:"expressionType"`
-	SubString       string   `json:"subString"`
-	SubVersion      int64    `json:"subVersion"`
-	TagsSet         []string `json:"tagsSet"`
-	Topic           string   `json:"topic"`
-}
+// The heartbeat body types (protocol.HeartbeatData and its parts).
+type (
+	heartbeatData    = protocol.HeartbeatData
+	consumerData     = protocol.ConsumerData
+	subscriptionData = protocol.SubscriptionData
+)
 
 // queueRef is MessageQueue: {"brokerName":"b","queueId":0,"topic":"T"}.
-type queueRef struct {
-	BrokerName string `json:"brokerName"`
-	QueueID    int32  `json:"queueId"`
-	Topic      string `json:"topic"`
-}
+type queueRef = protocol.MessageQueue
 
 // lockBatchBody is LockBatchRequestBody and UnlockBatchRequestBody.
 type lockBatchBody struct {

@@ -45,6 +45,10 @@ func (b *Broker) queryConsumerOffset(req *remoting.Request) *remoting.Command {
 	}
 	off := b.offsets.query(req.Cmd.ExtString("consumerGroup"), topic, q)
 	if off < 0 {
+		if v, ok := req.Cmd.Ext("setZeroIfNotFound"); ok && v == "false" {
+			// 5.x clients ask for the plain answer.
+			return b.response(req.Cmd, remoting.QueryNotFound, "Not found, do not set to zero, maybe this group boot first")
+		}
 		if b.store.MinOffset(topic, q) > 0 {
 			return b.response(req.Cmd, remoting.QueryNotFound, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first")
 		}

@@ -167,36 +167,13 @@ func brokerAddrs(queues []messageQueue) []string {
 	return addrs
 }
 
-// heartbeatData is HeartbeatData, the HEART_BEAT body (wire format: do not
-// change the JSON names).
-type heartbeatData struct {
-	ClientID        string         `json:"clientID"`
-	ConsumerDataSet []consumerData `json:"consumerDataSet"`
-	ProducerDataSet []producerData `json:"producerDataSet"`
-}
-
-type producerData struct {
-	GroupName string `json:"groupName"`
-}
-
-type consumerData struct {
-	ConsumeFromWhere    string             `json:"consumeFromWhere"`
-	ConsumeType         string             `json:"consumeType"`
-	GroupName           string             `json:"groupName"`
-	MessageModel        string             `json:"messageModel"`
-	SubscriptionDataSet []subscriptionData `json:"subscriptionDataSet"`
-	UnitMode            bool               `json:"unitMode"`
-}
-
-type subscriptionData struct {
-	ClassFilterMode bool     `json:"classFilterMode"`
-	CodeSet         []int32  `json:"codeSet"`
-	ExpressionType  string   `json:"expressionType"`
-	SubString       string   `json:"subString"`
-	SubVersion      int64    `json:"subVersion"`
-	TagsSet         []string `json:"tagsSet"`
-	Topic           string   `json:"topic"`
-}
+// The heartbeat body types.
+type (
+	heartbeatData    = protocol.HeartbeatData
+	consumerData     = protocol.ConsumerData
+	producerData     = protocol.ProducerData
+	subscriptionData = protocol.SubscriptionData
+)
 
 // heartbeat sends data to every address; the first failure is returned.
 func (w *wire) heartbeat(addrs []string, data *heartbeatData) error {

@@ -13,9 +13,9 @@ import (
 //
 //	{"brokerName":"broker-a","queueId":0,"topic":"T"}
 type MessageQueue struct {
-	Topic      string
-	BrokerName string
-	QueueID    int32
+	Topic      string `json:"topic"`
+	BrokerName string `json:"brokerName"`
+	QueueID    int32  `json:"queueId"`
 }
 
 // AppendJSON appends the fastjson form.
