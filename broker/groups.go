@@ -36,6 +36,9 @@ type groupTable struct {
 	groups    map[string]protocol.SubscriptionGroupConfig
 	forbidden map[string]map[string]int32
 	version   protocol.DataVersion
+
+	// persistMu serialises writers of the file, taken without mu held.
+	persistMu sync.Mutex
 }
 
 // newGroupTable builds the built-in groups and loads
@@ -76,15 +79,16 @@ func (g *groupTable) find(group string) (protocol.SubscriptionGroupConfig, bool)
 		return c, ok
 	}
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	if c, ok := g.groups[group]; ok {
+		g.mu.Unlock()
 		return c, true
 	}
 	c = protocol.NewSubscriptionGroupConfig(group)
 	g.groups[group] = c
 	g.log.Info("auto create a subscription group", zap.String("group", group))
 	g.version.Next(g.now(), 0)
-	g.persistLocked()
+	g.mu.Unlock()
+	g.persist()
 	return c, true
 }
 
@@ -99,22 +103,23 @@ func (g *groupTable) get(group string) (protocol.SubscriptionGroupConfig, bool) 
 // put adds or replaces a group and persists.
 func (g *groupTable) put(c protocol.SubscriptionGroupConfig) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.groups[c.GroupName] = c
 	g.version.Next(g.now(), 0)
-	g.persistLocked()
+	g.mu.Unlock()
+	g.persist()
 }
 
 // remove deletes a group; it reports whether it existed.
 func (g *groupTable) remove(group string) bool {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	if _, ok := g.groups[group]; !ok {
+		g.mu.Unlock()
 		return false
 	}
 	delete(g.groups, group)
 	g.version.Next(g.now(), 0)
-	g.persistLocked()
+	g.mu.Unlock()
+	g.persist()
 	return true
 }
 
@@ -125,9 +130,14 @@ func (g *groupTable) snapshot() (map[string]protocol.SubscriptionGroupConfig, pr
 	return maps.Clone(g.groups), g.version
 }
 
-// persistLocked writes subscriptionGroup.json; a failure is logged.
-func (g *groupTable) persistLocked() {
-	w := &protocol.SubscriptionGroupWrapper{DataVersion: g.version, SubscriptionGroupTable: g.groups, ForbiddenTable: g.forbidden}
+// persist writes subscriptionGroup.json from a snapshot; a failure is
+// logged.
+func (g *groupTable) persist() {
+	g.persistMu.Lock()
+	defer g.persistMu.Unlock()
+	g.mu.RLock()
+	w := &protocol.SubscriptionGroupWrapper{DataVersion: g.version, SubscriptionGroupTable: maps.Clone(g.groups), ForbiddenTable: g.forbidden}
+	g.mu.RUnlock()
 	if err := g.dir.PersistSubscriptionGroups(w); err != nil {
 		g.log.Error("persist subscriptionGroup.json failed", zap.Error(err))
 	}

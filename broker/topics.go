@@ -53,6 +53,10 @@ type topicTable struct {
 	topics  map[string]protocol.TopicConfig
 	version protocol.DataVersion
 	system  map[string]bool // topics the broker made itself
+
+	// persistMu serialises writers of topics.json; it is taken without mu
+	// held, so that readers never wait for a file to be synced.
+	persistMu sync.Mutex
 }
 
 // newTopicTable builds the built-in topics a fresh Java broker has and
@@ -162,8 +166,8 @@ func (t *topicTable) isSystem(topic string) bool {
 // reports whether the table changed.
 func (t *topicTable) put(tc protocol.TopicConfig) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if old, ok := t.topics[tc.TopicName]; ok && topicConfigEqual(old, tc) {
+		t.mu.Unlock()
 		return false
 	}
 	if t.dir.Line >= protocol.Line5 && tc.Attributes == nil {
@@ -171,20 +175,22 @@ func (t *topicTable) put(tc protocol.TopicConfig) bool {
 	}
 	t.topics[tc.TopicName] = tc
 	t.version.Next(t.now(), 0)
-	t.persistLocked()
+	t.mu.Unlock()
+	t.persist()
 	return true
 }
 
 // remove deletes a topic; it reports whether it existed.
 func (t *topicTable) remove(topic string) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if _, ok := t.topics[topic]; !ok {
+		t.mu.Unlock()
 		return false
 	}
 	delete(t.topics, topic)
 	t.version.Next(t.now(), 0)
-	t.persistLocked()
+	t.mu.Unlock()
+	t.persist()
 	return true
 }
 
@@ -193,7 +199,15 @@ func (t *topicTable) remove(topic string) bool {
 // the new config and whether it was created now.
 func (t *topicTable) createForSend(topic, template string, clientQueueNums int32, sysFlag int32) (protocol.TopicConfig, bool) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	tc, created := t.createForSendLocked(topic, template, clientQueueNums, sysFlag)
+	t.mu.Unlock()
+	if created {
+		t.persist()
+	}
+	return tc, created
+}
+
+func (t *topicTable) createForSendLocked(topic, template string, clientQueueNums int32, sysFlag int32) (protocol.TopicConfig, bool) {
 	if tc, ok := t.topics[topic]; ok {
 		return tc, false
 	}
@@ -225,18 +239,25 @@ func (t *topicTable) createForSend(topic, template string, clientQueueNums int32
 // createForRetry is createTopicInSendMessageBackMethod: a retry or DLQ
 // topic with the given queues and perm, created when missing.
 func (t *topicTable) createForRetry(topic string, queueNums, perm, sysFlag int32) (protocol.TopicConfig, bool) {
+	if tc, ok := t.get(topic); ok {
+		return tc, false
+	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if tc, ok := t.topics[topic]; ok {
+		t.mu.Unlock()
 		return tc, false
 	}
 	tc := protocol.NewTopicConfig(topic)
 	tc.ReadQueueNums, tc.WriteQueueNums = queueNums, queueNums
 	tc.Perm, tc.TopicSysFlag = perm, sysFlag
-	return t.addLocked(tc, "retry"), true
+	tc = t.addLocked(tc, "retry")
+	t.mu.Unlock()
+	t.persist()
+	return tc, true
 }
 
-// addLocked inserts a new topic, bumps the version and persists.
+// addLocked inserts a new topic and bumps the version; the caller
+// persists once it has let go of the lock.
 func (t *topicTable) addLocked(tc protocol.TopicConfig, why string) protocol.TopicConfig {
 	if t.dir.Line >= protocol.Line5 && tc.Attributes == nil {
 		tc.Attributes = map[string]string{}
@@ -245,13 +266,16 @@ func (t *topicTable) addLocked(tc protocol.TopicConfig, why string) protocol.Top
 	t.version.Next(t.now(), 0)
 	t.log.Info("Create new topic", zap.String("topic", tc.TopicName), zap.String("by", why),
 		zap.Int32("queues", tc.WriteQueueNums), zap.Int32("perm", tc.Perm))
-	t.persistLocked()
 	return tc
 }
 
-// persistLocked writes topics.json; a failure is logged, as Java logs it.
-func (t *topicTable) persistLocked() {
-	w := &protocol.TopicConfigSerializeWrapper{DataVersion: t.version, TopicConfigTable: t.topics}
+// persist writes topics.json from a snapshot; a failure is logged, as
+// Java logs it.
+func (t *topicTable) persist() {
+	t.persistMu.Lock()
+	defer t.persistMu.Unlock()
+	topics, version := t.snapshot()
+	w := &protocol.TopicConfigSerializeWrapper{DataVersion: version, TopicConfigTable: topics}
 	if err := t.dir.PersistTopics(w); err != nil {
 		t.log.Error("persist topics.json failed", zap.Error(err))
 	}
