@@ -5,6 +5,7 @@
 #   sh compat/ref-servers.sh start [4|5]   # 4: Java servers 4.9.7 (default), 5: 5.3.3
 #   sh compat/ref-servers.sh stop
 #   sh compat/ref-servers.sh status
+#   sh compat/ref-servers.sh restart-broker a   # or b: SIGTERM, wait, start again
 #
 # Which implementation runs each server:
 #   NAMESRV_IMPL=java|go   go runs $RMQGO_NAMESRV_BIN -c <namesrv.properties>
@@ -28,6 +29,13 @@
 # broker-a is the broker the tests use; broker-b (same cluster) exists to be
 # stopped by the unregister test (its pid is BROKER_B_PID). COMPAT_BROKER_B=0
 # leaves it out. The brokers start side by side once the name server is up.
+#
+# restart-broker a|b stops that broker with SIGTERM (the clean shutdown;
+# SIGKILL after 90 s), waits for it to exit, starts it again with the same
+# broker.conf, store and implementation, and waits for its boot line. It reads
+# the run's choices (line, BROKER_IMPL, RMQGO_BROKER_BIN) from RUN_DIR/env.sh,
+# so it needs only RUN_DIR; the earlier output is kept as stdout.log.1, .2...
+# The tests call it through COMPAT_SERVERS_SCRIPT and COMPAT_RUN_DIR (env.sh).
 #
 # BROKER_CONF_EXTRA: lines appended to every generated broker.conf, after the
 # defaults (java.util.Properties: a later key wins), e.g.
@@ -191,13 +199,14 @@ EOF
       ;;
     go)
       launch namesrv "$dir" "The Name Server boot success" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" RMQGO_LINE="$LINE" \
         "$RMQGO_NAMESRV_BIN" -c "$dir/namesrv.properties"
       ;;
   esac
 }
 
-# start_broker NAME PORT: spawns the broker; wait_broker NAME waits for it.
+# start_broker NAME PORT: writes NAME's broker.conf and spawns the broker;
+# wait_broker NAME waits for it.
 start_broker() {
   bname=$1 bport=$2
   dir=$RUN_DIR/$bname
@@ -222,6 +231,12 @@ EOF
   if [ -n "${BROKER_CONF_EXTRA:-}" ]; then
     printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"
   fi
+  spawn_broker "$bname"
+}
+
+# spawn_broker NAME: runs the broker of RUN_DIR/NAME on its broker.conf.
+spawn_broker() {
+  dir=$RUN_DIR/$1
   case $BROKER_IMPL in
     java)
       cp=$(cat "$SERVER_CP")
@@ -235,7 +250,7 @@ EOF
       ;;
     go)
       spawn "$dir" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" RMQGO_LINE="$LINE" \
         "$RMQGO_BROKER_BIN" -c "$dir/broker.conf"
       ;;
   esac
@@ -319,12 +334,17 @@ impl_desc() {
   if [ "$1" = java ]; then echo "java $SERVER_VERSION"; else echo "go"; fi
 }
 
-start_all() {
+# line_vars: SERVER_VERSION and JAVA_FLAGS of LINE.
+line_vars() {
   case $LINE in
     4) SERVER_VERSION=${REF_VERSION_4:-4.9.7}; JAVA_FLAGS=$JAVA17_OPENS_4 ;;
     5) SERVER_VERSION=${REF_VERSION_5:-5.3.3}; JAVA_FLAGS=$JAVA17_OPENS_5 ;;
     *) die "line must be 4 or 5, not $LINE" ;;
   esac
+}
+
+start_all() {
+  line_vars
   check_impls
   stop_all
   rm -rf "$RUN_DIR"
@@ -370,15 +390,59 @@ start_all() {
     echo "REF_SERVER_LINE=$LINE; export REF_SERVER_LINE"
     echo "REF_SERVER_VERSION=$SERVER_VERSION; export REF_SERVER_VERSION"
     echo "COMPAT_RUN_DIR=$RUN_DIR; export COMPAT_RUN_DIR"
+    echo "COMPAT_SERVERS_SCRIPT=$COMPAT_DIR/ref-servers.sh; export COMPAT_SERVERS_SCRIPT"
+    if [ "$BROKER_IMPL" = go ]; then
+      echo "RMQGO_BROKER_BIN=$RMQGO_BROKER_BIN; export RMQGO_BROKER_BIN"
+    fi
   } >"$RUN_DIR/env.sh"
   cat "$RUN_DIR/env.sh"
 }
 
+# restart_broker a|b: SIGTERM to that broker, wait for it to exit, start it
+# again with the same broker.conf, store and implementation as the run that
+# RUN_DIR/env.sh describes, and wait for its boot line.
+restart_broker() {
+  case ${1:-} in
+    a|b) bname=broker-$1 ;;
+    broker-a|broker-b) bname=$1 ;;
+    *) die "restart-broker: which broker, a or b? (got '${1:-}')" ;;
+  esac
+  dir=$RUN_DIR/$bname
+  { [ -f "$RUN_DIR/env.sh" ] && [ -f "$dir/broker.conf" ]; } ||
+    die "restart-broker: no $RUN_DIR/env.sh or $dir/broker.conf; start the servers first"
+  # The run's own choices win over this shell's environment.
+  # shellcheck disable=SC1091
+  . "$RUN_DIR/env.sh"
+  LINE=$REF_SERVER_LINE
+  line_vars
+  ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
+  case $BROKER_IMPL in
+    java) SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1 ;;
+    go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "restart-broker: RMQGO_BROKER_BIN=${RMQGO_BROKER_BIN:-} is not executable" ;;
+    *) die "restart-broker: BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
+  esac
+  if [ -f "$dir/pid" ]; then
+    log "$bname: SIGTERM to pid $(cat "$dir/pid")"
+    signal_one "$dir"
+    reap_one "$dir"
+  fi
+  n=1
+  while [ -e "$dir/stdout.log.$n" ]; do n=$((n + 1)); done
+  if [ -f "$dir/stdout.log" ]; then mv "$dir/stdout.log" "$dir/stdout.log.$n"; fi
+  spawn_broker "$bname"
+  wait_broker "$bname" || exit 1
+  if [ "$bname" = broker-b ]; then
+    pid=$(cat "$dir/pid")
+    sed "s/^BROKER_B_PID=[0-9]*;/BROKER_B_PID=$pid;/" "$RUN_DIR/env.sh" >"$RUN_DIR/env.sh.tmp" &&
+      mv "$RUN_DIR/env.sh.tmp" "$RUN_DIR/env.sh"
+  fi
+}
+
 cmd=${1:-}
-LINE=${2:-4}
 case $cmd in
-  start) start_all ;;
+  start) LINE=${2:-4}; start_all ;;
   stop) stop_all ;;
   status) status_all ;;
-  *) echo "usage: $0 start [4|5] | stop | status" >&2; exit 2 ;;
+  restart-broker) restart_broker "${2:-}" ;;
+  *) echo "usage: $0 start [4|5] | stop | status | restart-broker a|b" >&2; exit 2 ;;
 esac

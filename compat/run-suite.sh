@@ -11,6 +11,8 @@
 # RMQGO_BROKER_BIN choose the servers, as for ref-servers.sh.
 # CLIENT_LINE=4|5 runs the other client line against the chosen servers.
 # MVN_TEST_FLAGS replaces the default Maven flags (-B -ntp), e.g. "-q".
+# RUN_DIR (compat/target/run) is where the servers run and env.sh is written,
+# as for ref-servers.sh.
 # Examples:
 #   NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 4
 #   NAMESRV_IMPL=go RMQGO_NAMESRV_BIN=$PWD/bin/rmqgo-namesrv sh compat/run-suite.sh 5
@@ -22,6 +24,8 @@
 set -u
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
 MVN=${MVN:-mvn}
+RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run}
+export RUN_DIR
 LINE=${1:-4}
 [ $# -gt 0 ] && shift
 case $LINE in
@@ -43,11 +47,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >/dev/null || {
-  echo "run-suite: the servers did not start (logs under $COMPAT_DIR/target/run/)" >&2
+  echo "run-suite: the servers did not start (logs under $RUN_DIR/)" >&2
   exit 1
 }
 # shellcheck disable=SC1091
-. "$COMPAT_DIR/target/run/env.sh"
+. "$RUN_DIR/env.sh"
 echo "run-suite: servers line $LINE (namesrv $NAMESRV_IMPL, brokers $BROKER_IMPL, $REF_SERVER_VERSION for java)," \
   "clients line $CLIENT_LINE; NAMESRV_ADDR=$NAMESRV_ADDR BROKER_ADDR=$BROKER_ADDR"
 

@@ -1,6 +1,9 @@
 package org.rmqgo.compat;
 
 import java.util.Set;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
@@ -10,6 +13,12 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 final class Line {
     static final String CLIENT_LINE = "4";
 
+    /**
+     * 4.9.8 gives each message of a batch its own UNIQ_KEY and the batch none, so a consumer sees
+     * each message with the msgId the send result listed.
+     */
+    static final boolean BATCH_HAS_ITS_OWN_UNIQ_KEY = false;
+
     private Line() {
     }
 
@@ -17,5 +26,16 @@ final class Line {
     static void deleteTopicInNameServer(DefaultMQAdminExt admin, Set<String> namesrvAddrs, String cluster, String topic)
         throws Exception {
         admin.deleteTopicInNameServer(namesrvAddrs, topic, cluster);
+    }
+
+    /** MessageModel lives in org.apache.rocketmq.common.protocol.heartbeat on this line. */
+    static void broadcasting(DefaultMQPushConsumer consumer) {
+        consumer.setMessageModel(MessageModel.BROADCASTING);
+    }
+
+    /** 4.9.8: createTopic(key, newTopic, queueNum, topicSysFlag). */
+    static void createTopicViaProducer(DefaultMQProducer producer, String key, String topic, int queueNum,
+        int topicSysFlag) throws Exception {
+        producer.createTopic(key, topic, queueNum, topicSysFlag);
     }
 }

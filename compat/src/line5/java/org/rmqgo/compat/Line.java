@@ -1,6 +1,10 @@
 package org.rmqgo.compat;
 
+import java.util.HashMap;
 import java.util.Set;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
@@ -10,6 +14,13 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 final class Line {
     static final String CLIENT_LINE = "5";
 
+    /**
+     * 5.3.3 also gives the batch itself a UNIQ_KEY (DefaultMQProducer.batch). The broker appends the
+     * batch's properties to every message's, so every message of the batch is consumed with the
+     * batch's msgId, which is none of those the send result lists.
+     */
+    static final boolean BATCH_HAS_ITS_OWN_UNIQ_KEY = true;
+
     private Line() {
     }
 
@@ -17,5 +28,16 @@ final class Line {
     static void deleteTopicInNameServer(DefaultMQAdminExt admin, Set<String> namesrvAddrs, String cluster, String topic)
         throws Exception {
         admin.deleteTopicInNameServer(namesrvAddrs, cluster, topic);
+    }
+
+    /** MessageModel lives in org.apache.rocketmq.remoting.protocol.heartbeat on this line. */
+    static void broadcasting(DefaultMQPushConsumer consumer) {
+        consumer.setMessageModel(MessageModel.BROADCASTING);
+    }
+
+    /** 5.3.3 adds a map of topic attributes: createTopic(key, newTopic, queueNum, topicSysFlag, attributes). */
+    static void createTopicViaProducer(DefaultMQProducer producer, String key, String topic, int queueNum,
+        int topicSysFlag) throws Exception {
+        producer.createTopic(key, topic, queueNum, topicSysFlag, new HashMap<>());
     }
 }

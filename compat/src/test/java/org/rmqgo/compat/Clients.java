@@ -1,8 +1,17 @@
 package org.rmqgo.compat;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
@@ -79,5 +88,90 @@ final class Clients {
         throws Exception {
         admin.deleteTopicInBroker(brokerAddrs, topic);
         Line.deleteTopicInNameServer(admin, Set.of(Env.namesrvAddr()), Env.clusterName(), topic);
+    }
+
+    /** Creates a topic with that many read and write queues on broker-a and waits for its route. */
+    static String newTopic(String prefix, int queues) throws Exception {
+        String topic = unique(prefix);
+        createTopic(admin(), Env.brokerAddr(), Env.brokerName(), topic, queues, queues);
+        return topic;
+    }
+
+    /** sendMsgTimeout for the tests' producers: the default 3 s is tight on a busy 2-core machine. */
+    static final int SEND_TIMEOUT_MILLIS = 15_000;
+
+    /** A started producer of a group of its own. */
+    static DefaultMQProducer producer() throws MQClientException {
+        DefaultMQProducer p = new DefaultMQProducer(unique("pg"));
+        p.setNamesrvAddr(Env.namesrvAddr());
+        p.setInstanceName(unique("producer"));
+        p.setSendMsgTimeout(SEND_TIMEOUT_MILLIS);
+        p.start();
+        return p;
+    }
+
+    /**
+     * A push consumer of group, not started: the caller subscribes, registers a listener and starts
+     * it. It commits its offsets to the broker every second (default 5 s).
+     */
+    static DefaultMQPushConsumer pushConsumer(String group) {
+        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
+        c.setNamesrvAddr(Env.namesrvAddr());
+        c.setInstanceName(unique("consumer"));
+        c.setPersistConsumerOffsetInterval(1000);
+        return c;
+    }
+
+    /** Selects the queue whose queueId is the send argument (an Integer). */
+    static final MessageQueueSelector BY_QUEUE_ID = (mqs, msg, arg) -> mqs.stream()
+        .filter(q -> q.getQueueId() == (Integer) arg).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no queue " + arg + " in " + mqs));
+
+    /**
+     * The consumer offsets that the broker holds for group on topic (what mqadmin consumerProgress
+     * shows), by queue.
+     */
+    static Map<MessageQueue, Long> committedOffsets(String group, String topic) throws Exception {
+        var stats = admin().examineConsumeStats(group, topic);
+        Map<MessageQueue, Long> m = new HashMap<>();
+        stats.getOffsetTable().forEach((mq, w) -> m.put(mq, w.getConsumerOffset()));
+        return m;
+    }
+
+    /** Waits until the broker holds, for every queue of topic, a consumer offset of group at its end. */
+    static void awaitCommittedToEnd(String group, String topic) throws Exception {
+        Eventually.eventually(group + " has committed every queue of " + topic + " to its end", () -> {
+            var stats = admin().examineConsumeStats(group, topic);
+            List<String> behind = new ArrayList<>();
+            stats.getOffsetTable().forEach((mq, w) -> {
+                if (w.getConsumerOffset() != w.getBrokerOffset()) {
+                    behind.add(mq.getQueueId() + ": " + w.getConsumerOffset() + " < " + w.getBrokerOffset());
+                }
+            });
+            if (stats.getOffsetTable().isEmpty() || !behind.isEmpty()) {
+                throw new AssertionError("behind: " + behind + " of " + stats.getOffsetTable().size() + " queues");
+            }
+            return null;
+        });
+    }
+
+    /** Runs every step, the last added first, and rethrows the first failure after all ran. */
+    static void runAll(List<AutoCloseable> steps) throws Exception {
+        List<AutoCloseable> rev = new ArrayList<>(steps);
+        Collections.reverse(rev);
+        steps.clear();
+        Exception first = null;
+        for (AutoCloseable c : rev) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 }

@@ -39,6 +39,16 @@ final class Env {
         return Long.parseLong(required("BROKER_B_PID"));
     }
 
+    /** compat/ref-servers.sh, which restart-broker runs (env.sh sets it). */
+    static String serversScript() {
+        return required("COMPAT_SERVERS_SCRIPT");
+    }
+
+    /** The servers' RUN_DIR (env.sh sets it). */
+    static String runDir() {
+        return required("COMPAT_RUN_DIR");
+    }
+
     static String describe() {
         return "namesrv " + optional("NAMESRV_IMPL", "?") + " / broker " + optional("BROKER_IMPL", "?")
             + " (server line " + optional("REF_SERVER_VERSION", "?") + ", client line " + Line.CLIENT_LINE + ")";

@@ -1,0 +1,45 @@
+package org.rmqgo.compat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Drives compat/ref-servers.sh from a test, for the servers that the run started (whatever their
+ * implementation: the script reads BROKER_IMPL and RMQGO_BROKER_BIN from RUN_DIR/env.sh).
+ */
+final class RefServers {
+    private RefServers() {
+    }
+
+    /**
+     * ref-servers.sh restart-broker a|b: SIGTERM to the broker, wait for it to exit, start it again
+     * on the same broker.conf and store, wait for its boot line. Returns when it is up; fails with the
+     * script's output when it is not within timeoutSeconds.
+     */
+    static void restartBroker(String which, long timeoutSeconds) throws IOException, InterruptedException {
+        Path runDir = Path.of(Env.runDir());
+        Path log = runDir.resolve("restart-broker-" + which + "-" + System.currentTimeMillis() + ".log");
+        ProcessBuilder pb = new ProcessBuilder(List.of("sh", Env.serversScript(), "restart-broker", which));
+        pb.environment().put("RUN_DIR", runDir.toString());
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(log.toFile());
+        Process p = pb.start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroy();
+            throw new AssertionError("ref-servers.sh restart-broker " + which + " did not finish within "
+                + timeoutSeconds + " s; output so far:\n" + read(log));
+        }
+        if (p.exitValue() != 0) {
+            throw new AssertionError("ref-servers.sh restart-broker " + which + " exited " + p.exitValue()
+                + ":\n" + read(log));
+        }
+    }
+
+    private static String read(Path log) throws IOException {
+        return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "(no output)";
+    }
+}
