@@ -30,6 +30,7 @@ func (b *Broker) adminHandlers() map[remoting.RequestCode]remoting.Handler {
 
 		remoting.GetSystemTopicListFromBroker: b.getSystemTopicList,
 		remoting.GetConsumeStats:              b.getConsumeStats,
+		remoting.GetTopicConfig:               b.getTopicConfig,
 	}
 	for code, h := range b.offsetHandlers() {
 		m[code] = h

@@ -1,6 +1,7 @@
 package broker
 
-// PULL_MESSAGE (11): PullMessageProcessor.
+// PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361, 5.x lite pull consumers,
+// the same header and answers): PullMessageProcessor.
 //
 // Request header: consumerGroup, topic, queueId, queueOffset, maxMsgNums,
 // sysFlag (1 commit offset, 2 suspend, 4 subscription, 8 class filter),

@@ -6,8 +6,7 @@ package broker
 // created; UNREGISTER_BROKER (104) at shutdown.
 //
 // REGISTER_BROKER header: brokerAddr, brokerId, brokerName, clusterName,
-// haServerAddr, compressed, bodyCrc32 (5.x also heartbeatTimeoutMillis,
-// enableActingMaster). Body: RegisterBrokerBody, the topic table with its
+// haServerAddr, compressed, bodyCrc32 (5.x also enableActingMaster). Body: RegisterBrokerBody, the topic table with its
 // DataVersion and an empty filter-server list, topic permissions masked by
 // the broker's own when it is not fully readable and writable.
 
@@ -109,8 +108,9 @@ func (r *registrar) registerOne(addr string, body []byte, oneway bool) {
 	})
 	req.Version = r.b.version
 	if r.b.opts.Line >= protocol.Line5 {
+		// Without enableSlaveActingMaster, 5.x sends no
+		// heartbeatTimeoutMillis: the name server's 120 s expiry applies.
 		req.SetExt("enableActingMaster", "false")
-		req.SetExt("heartbeatTimeoutMillis", itoa(int64(c.Broker.BrokerNotActiveTimeoutMillis)))
 	}
 	req.Body = body
 	if oneway {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -21,6 +23,9 @@ func (b *Broker) newRouter() *remoting.Router {
 		r.Handle(code, p.send, h)
 	}
 	r.Handle(remoting.PullMessage, p.pull, b.pullMessage)
+	// 5.x lite pull consumers pull with their own code; served on both
+	// lines (a 4.9.8 broker would refuse it).
+	r.Handle(remoting.LitePullMessage, p.pull, b.pullMessage)
 	r.Handle(remoting.HeartBeat, p.heartbeat, b.heartbeat)
 	for code, h := range b.clientHandlers() {
 		r.Handle(code, p.client, h)
@@ -65,6 +70,7 @@ func sendQueueBusyRemark(waited time.Duration, queued int) string {
 // notSupported answers a code no handler serves, as AdminBrokerProcessor's
 // getUnknownCmdResponse does.
 func (b *Broker) notSupported(req *remoting.Request) *remoting.Command {
+	b.log.Warn("request type not supported", zap.Int32("code", req.Cmd.Code), zap.String("remote", req.Ch.RemoteAddr()))
 	return remoting.NewResponse(req.Cmd, remoting.RequestCodeNotSupported,
 		fmt.Sprintf(" request type %d not supported", req.Cmd.Code))
 }

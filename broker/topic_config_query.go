@@ -1,0 +1,25 @@
+package broker
+
+// GET_TOPIC_CONFIG (351, 5.x): AdminBrokerProcessor.getTopicConfig.
+//
+// Header: topic (lo, the static-topic flag, is ignored: this broker keeps
+// no queue mappings). Body: TopicConfigAndQueueMapping, which is the 5.x
+// TopicConfig JSON (its mappingDetail is null, which fastjson leaves out);
+// an unknown topic is TOPIC_NOT_EXIST "No topic in this broker. topic: T".
+
+import (
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// getTopicConfig serves GET_TOPIC_CONFIG.
+func (b *Broker) getTopicConfig(req *remoting.Request) *remoting.Command {
+	topic := req.Cmd.ExtString("topic")
+	tc, ok := b.topics.get(topic)
+	if !ok {
+		return b.response(req.Cmd, remoting.TopicNotExist, "No topic in this broker. topic: "+topic)
+	}
+	resp := b.response(req.Cmd, remoting.Success, "")
+	resp.Body = tc.AppendJSONLine(nil, protocol.Line5)
+	return resp
+}
