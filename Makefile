@@ -2,7 +2,7 @@
 #
 #   make run               build and start the name server on embedded defaults
 #   make test              everything CI checks: format, vet, race tests, compat suite
-#   make compat            the Java compat suite against this project (and compat-store)
+#   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
 #   make fuzz              fuzz the frame decoder (FUZZTIME, default 5m)
@@ -34,12 +34,17 @@ lint:
 unit:
 	$(GO) test -race -count=1 ./...
 
-# This project's name server with the reference Java broker (the Go broker
-# joins when it exists), then the store handover: the Java store code
-# (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote.
+# The suite against this project's name server and broker, then this name
+# server with the reference Java broker, on both client lines; then the
+# store handover: the Java store code (rocketmq-store 4.9.7 and 5.3.3) reads
+# a store this project wrote.
+GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
+
 compat: build compat-store
-	NAMESRV_IMPL=go BROKER_IMPL=java RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=java RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 5
 
 compat-store:
 	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/
