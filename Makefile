@@ -35,16 +35,18 @@ unit:
 	$(GO) test -race -count=1 ./...
 
 # The suite against this project's name server and broker, then this name
-# server with the reference Java broker, on both client lines; then the
-# store handover: the Java store code (rocketmq-store 4.9.7 and 5.3.3) reads
-# a store this project wrote.
+# server with the reference Java broker, on both client lines. In each run
+# StoreHandoverTest restarts broker-a as the other implementation on the
+# same store and back (COMPAT_HANDOVER_IMPL). Then compat-store: the Java
+# store code (rocketmq-store 4.9.7 and 5.3.3) reads a store this project
+# wrote, record by record.
 GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
 
 compat: build compat-store
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
 
 compat-store:
 	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/

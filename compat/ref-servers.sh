@@ -6,6 +6,7 @@
 #   sh compat/ref-servers.sh stop
 #   sh compat/ref-servers.sh status
 #   sh compat/ref-servers.sh restart-broker a   # or b: SIGTERM, wait, start again
+#   sh compat/ref-servers.sh restart-broker a java   # ... as the Java (or go) broker, same store
 #
 # Which implementation runs each server:
 #   NAMESRV_IMPL=java|go   go runs $RMQGO_NAMESRV_BIN -c <namesrv.properties>
@@ -413,6 +414,9 @@ restart_broker() {
   # The run's own choices win over this shell's environment.
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
+  # An explicit implementation restarts the broker as the other one on the
+  # same store (the store handover test); the next plain restart goes back.
+  if [ -n "${2:-}" ]; then BROKER_IMPL=$2; fi
   LINE=$REF_SERVER_LINE
   line_vars
   ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
@@ -443,6 +447,6 @@ case $cmd in
   start) LINE=${2:-4}; start_all ;;
   stop) stop_all ;;
   status) status_all ;;
-  restart-broker) restart_broker "${2:-}" ;;
-  *) echo "usage: $0 start [4|5] | stop | status | restart-broker a|b" >&2; exit 2 ;;
+  restart-broker) restart_broker "${2:-}" "${3:-}" ;;
+  *) echo "usage: $0 start [4|5] | stop | status | restart-broker a|b [java|go]" >&2; exit 2 ;;
 esac

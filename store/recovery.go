@@ -40,7 +40,7 @@ func (s *Store) recover() error {
 		return err
 	}
 	s.recovery = RecoveryInfo{LastExitOK: s.lastExitOK, End: scan.end, Stop: scan.stop, QueuesCut: maxCQ > scan.end}
-	if maxCQ >= scan.end {
+	if maxCQ > scan.end {
 		s.log.Warn("consume queues point past the commitlog end, truncating them", zap.Int64("end", scan.end))
 		if err := s.truncateConsumeQueues(scan.end); err != nil {
 			return err

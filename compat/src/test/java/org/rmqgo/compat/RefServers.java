@@ -21,9 +21,22 @@ final class RefServers {
      * script's output when it is not within timeoutSeconds.
      */
     static void restartBroker(String which, long timeoutSeconds) throws IOException, InterruptedException {
+        restartBroker(which, "", timeoutSeconds);
+    }
+
+    /**
+     * restart-broker a|b java|go: the same, as that implementation ("" for the one the run started
+     * with), on the same store directory.
+     */
+    static void restartBroker(String which, String impl, long timeoutSeconds)
+        throws IOException, InterruptedException {
         Path runDir = Path.of(Env.runDir());
         Path log = runDir.resolve("restart-broker-" + which + "-" + System.currentTimeMillis() + ".log");
-        ProcessBuilder pb = new ProcessBuilder(List.of("sh", Env.serversScript(), "restart-broker", which));
+        List<String> cmd = new java.util.ArrayList<>(List.of("sh", Env.serversScript(), "restart-broker", which));
+        if (!impl.isEmpty()) {
+            cmd.add(impl);
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("RUN_DIR", runDir.toString());
         pb.redirectErrorStream(true);
         pb.redirectOutput(log.toFile());
