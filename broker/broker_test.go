@@ -245,3 +245,27 @@ func appendBatchEntry(dst, body []byte, props string) []byte {
 func be32(dst []byte, v uint32) []byte {
 	return append(dst, byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
 }
+
+func TestShortPollingAnswersPullNotFoundAfterShortPollingTime(t *testing.T) {
+	c := testConfigs(t.TempDir(), "")
+	c.Broker.LongPollingEnable = false
+	c.Broker.ShortPollingTimeMills = 200
+	b := startBroker(t, c, nil)
+	cl := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, cl, b.Addr(), withBody(sendRequest("TP", 0, []byte("x"), nil), []byte("x"))).Code)
+	dispatched(t, b)
+	// The client asks to be held 60 s; short polling holds it shortPollingTimeMills.
+	resp := invoke(t, cl, b.Addr(), pullRequest("GP", "TP", 0, 1, "*", pullFlagSubscription|pullFlagSuspend, 60*time.Second))
+	assert.Equal(t, int32(remoting.PullNotFound), resp.Code)
+}
+
+func TestClientsSilentFor120SecondsExpire(t *testing.T) {
+	clock := testclock.New()
+	b := startBroker(t, testConfigs(t.TempDir(), ""), clock.Now)
+	cl := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, cl, b.Addr(), heartbeatRequest(t, "c1", "GE", "TE", "*")).Code)
+	clock.Advance(119 * time.Second)
+	assert.Empty(t, b.clients.expired(clock.Now()))
+	clock.Advance(2 * time.Second)
+	assert.Len(t, b.clients.expired(clock.Now()), 1)
+}
