@@ -31,6 +31,11 @@ type fileQueue struct {
 	preallocate bool
 	spareMu     sync.Mutex
 	spare       *spareFile
+
+	// residentWindow, when positive, is how many flushed bytes behind the
+	// flushed end stay mapped in the process; older pages are released
+	// after each flush (releaseResident).
+	residentWindow int64
 }
 
 // spareFile is a file being created ahead of need.
@@ -327,7 +332,23 @@ func (q *fileQueue) flush(leastPages int) (bool, error) {
 		}
 		did = did || after > before
 	}
+	q.releaseResident()
 	return did, nil
+}
+
+// releaseResident hands the pages more than residentWindow behind the
+// flushed end back to the page cache.
+func (q *fileQueue) releaseResident() {
+	if q.residentWindow <= 0 {
+		return
+	}
+	limit := q.flushedOffset() - q.residentWindow
+	for _, f := range q.snapshot() {
+		if f.start >= limit {
+			return
+		}
+		f.releaseResident(limit - f.start)
+	}
 }
 
 // removeFirst drops the oldest n files from the list and returns them, for

@@ -54,6 +54,9 @@ type mappedFile struct {
 
 	wrote   atomic.Int64 // bytes appended; published after the copy
 	flushed atomic.Int64 // bytes known durable
+	// released is how far the pages were handed back to the page cache
+	// (see releaseResident).
+	released atomic.Int64
 
 	refs      atomic.Int64 // 1 for the queue's own reference + readers
 	closing   atomic.Bool  // no new readers once set
@@ -218,6 +221,23 @@ func (m *mappedFile) flush(leastPages int) (int64, error) {
 	}
 	m.flushed.Store(wrote)
 	return wrote, nil
+}
+
+// releaseResident drops the pages below upto (already flushed) from this
+// process's mapping with MADV_DONTNEED. The data stays in the OS page
+// cache and on disk; a later read faults the page back in. It keeps the
+// broker's resident memory to the part of the commitlog it is working on,
+// where Java keeps every page it ever touched.
+func (m *mappedFile) releaseResident(upto int64) {
+	upto = min(upto, m.flushed.Load()) &^ (osPageSize - 1)
+	from := m.released.Load()
+	if upto <= from || !m.hold() {
+		return
+	}
+	defer m.release()
+	if err := unix.Madvise(m.data[from:upto], unix.MADV_DONTNEED); err == nil {
+		m.released.Store(upto)
+	}
 }
 
 // enoughPages is Java's MappedFile.isAbleToFlush: a full file always

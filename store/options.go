@@ -67,6 +67,13 @@ type Options struct {
 	// held longer makes IsOSPageCacheBusy true.
 	OSPageCacheBusyTimeout time.Duration
 
+	// ResidentCommitLogBytes is how much of the flushed commitlog, counted
+	// back from its flushed end, stays mapped in the process; older pages
+	// are handed back to the OS page cache after each flush (they stay
+	// cached and on disk, and a read maps them again). 0 keeps every page
+	// mapped, as Java does. Not a broker.conf key.
+	ResidentCommitLogBytes int64
+
 	Retention RetentionOptions
 
 	// ReadOnly opens the store for inspection: no lock, no abort file, no
@@ -116,6 +123,7 @@ func DefaultOptions() Options {
 		MaxTransferCountOnMessageInDisk:   8,
 		AccessMessageInMemoryMaxRatio:     40,
 		OSPageCacheBusyTimeout:            time.Second,
+		ResidentCommitLogBytes:            64 << 20,
 		Retention: RetentionOptions{
 			DeleteWhen:                   "04",
 			FileReservedTime:             72 * time.Hour,
