@@ -1,6 +1,6 @@
 # rmqgo: a Go name server and broker for Apache RocketMQ clients.
 #
-#   make run               build and start the name server on embedded defaults
+#   make run               build and start the name server and a broker on embedded defaults
 #   make test              everything CI checks: format, vet, race tests, compat suite
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
@@ -22,8 +22,11 @@ all: build
 build:
 	@for b in $(BINARIES); do $(GO) build -o $(BIN)/$$b ./cmd/$$b || exit 1; done
 
+# The name server (9876) and a broker registered with it (10911, store in
+# ~/store), both on embedded defaults, until Ctrl-C stops them.
 run: build
-	sh $(BIN)/mqnamesrv
+	@sh $(BIN)/mqnamesrv & ns=$$!; trap 'kill $$ns 2>/dev/null' EXIT INT TERM; \
+	sh $(BIN)/mqbroker -n 127.0.0.1:9876
 
 test: lint unit compat
 
