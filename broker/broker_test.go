@@ -122,6 +122,13 @@ func TestPullOutOfRangeOffsetIsOffsetMoved(t *testing.T) {
 	resp := invoke(t, c, b.Addr(), pullRequest("G5", "T5", 0, 10, "*", pullFlagSubscription, 0))
 	assert.Equal(t, int32(remoting.PullOffsetMoved), resp.Code)
 	assert.Equal(t, "1", resp.ExtString("nextBeginOffset"))
+	dispatched(t, b)
+	ev := invoke(t, c, b.Addr(), pullRequest("G5", TopicOffsetMovedEvent, 0, 0, "*", pullFlagSubscription, 0))
+	require.Equal(t, int32(remoting.Success), ev.Code, ev.Remark)
+	recs := decodeRecords(t, ev.Body)
+	require.Len(t, recs, 1)
+	assert.Equal(t, `{"consumerGroup":"G5","messageQueue":{"brokerName":"broker-t","queueId":0,"topic":"T5"},"offsetNew":1,"offsetRequest":10}`, string(recs[0].Body))
+	assert.Equal(t, map[string]string{"TAGS": "G5", "KEYS": "G5", "DELAY": "0"}, store.ParseProperties(string(recs[0].Properties)))
 }
 
 func TestHeartbeatCreatesGroupAndRetryTopicAndRegistersIt(t *testing.T) {

@@ -15,9 +15,7 @@ package broker
 // remarks. A pull that finds nothing and carries the suspend flag is parked
 // (long polling, see pull_holds.go) and answered when a message arrives or
 // its time is up.
-//
-// Difference from Java: PULL_OFFSET_MOVED does not write an
-// OFFSET_MOVED_EVENT message.
+// PULL_OFFSET_MOVED also writes an OFFSET_MOVED_EVENT message (offset_moved.go).
 
 import (
 	"fmt"
@@ -108,8 +106,9 @@ func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting
 	code := pullStatusCode(res.Status, h.queueOffset)
 	resp.Code = int32(code)
 	if code == remoting.PullOffsetMoved {
-		b.log.Info("the request offset moved", zap.String("group", h.group), zap.String("topic", h.topic),
-			zap.Int32("queueId", h.queueID), zap.Int64("offset", h.queueOffset), zap.Int64("suggest", res.NextBeginOffset))
+		b.offsetMovedEvent(h, res.NextBeginOffset)
+		b.log.Warn("PULL_OFFSET_MOVED:correction offset", zap.String("group", h.group), zap.String("topic", h.topic),
+			zap.Int32("queueId", h.queueID), zap.Int64("requestOffset", h.queueOffset), zap.Int64("newOffset", res.NextBeginOffset))
 	}
 	if allowSuspend && h.sysFlag&pullFlagCommitOffset != 0 {
 		b.offsets.commit(h.group, h.topic, h.queueID, h.commitOffset)

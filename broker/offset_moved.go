@@ -1,0 +1,38 @@
+package broker
+
+import (
+	"strconv"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/store"
+)
+
+// offsetMovedEvent writes, as PullMessageProcessor.generateOffsetMovedEvent
+// does for a PULL_OFFSET_MOVED answer, a message to OFFSET_MOVED_EVENT queue
+// 0 tagged and keyed with the group. Its body is the OffsetMovedEvent
+// (wire format: do not change):
+//
+//	{"consumerGroup":"g","messageQueue":{"brokerName":"b","queueId":0,"topic":"T"},"offsetNew":5,"offsetRequest":10}
+func (b *Broker) offsetMovedEvent(h *pullHeader, offsetNew int64) {
+	group, _ := jsonAPI.Marshal(h.group)
+	body := append([]byte(`{"consumerGroup":`), group...)
+	body = append(body, `,"messageQueue":`...)
+	body = protocol.MessageQueue{Topic: h.topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: h.queueID}.AppendJSON(body)
+	body = append(body, `,"offsetNew":`...)
+	body = strconv.AppendInt(body, offsetNew, 10)
+	body = append(body, `,"offsetRequest":`...)
+	body = strconv.AppendInt(body, h.queueOffset, 10)
+	body = append(body, '}')
+	// Message.putProperty makes a default HashMap on both lines.
+	props := parseProps("", protocol.Line4)
+	props.set(propTags, h.group)
+	props.set(propDelayLevel, "0")
+	props.set(propKeys, h.group)
+	m := &store.Message{Topic: TopicOffsetMovedEvent, Body: body, Properties: props.encode(b.opts.Line),
+		BornTimestamp: b.now().UnixMilli(), BornHost: b.storeHost, StoreHost: b.storeHost}
+	if res := b.store.PutMessage(m); res.Status != store.PutOK {
+		b.log.Warn("generateOffsetMovedEvent failed", zap.String("status", res.Status.String()), zap.String("group", h.group))
+	}
+}
