@@ -123,7 +123,7 @@ func DefaultOptions() Options {
 		MaxTransferCountOnMessageInDisk:   8,
 		AccessMessageInMemoryMaxRatio:     40,
 		OSPageCacheBusyTimeout:            time.Second,
-		ResidentCommitLogBytes:            64 << 20,
+		ResidentCommitLogBytes:            16 << 20,
 		Retention: RetentionOptions{
 			DeleteWhen:                   "04",
 			FileReservedTime:             72 * time.Hour,
