@@ -18,7 +18,6 @@ import (
 
 	"github.com/rmqgo/rmqgo/broker"
 	"github.com/rmqgo/rmqgo/conf"
-	"github.com/rmqgo/rmqgo/internal/logging"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/startup"
 )
@@ -59,18 +58,12 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 
 // serve runs the broker until a signal asks it to stop.
 func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdout, stderr io.Writer) int {
-	log, closeLog, err := logging.New(logging.Options{Dir: logging.DefaultDir(env.UserHome()), Name: "broker"})
+	log, closeLog, err := startup.OpenLog(env, "broker", warnings, cfg.Objects()...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return -1
 	}
 	defer closeLog()
-	for _, w := range warnings {
-		log.Warn("config", zap.String("warning", w.String()))
-	}
-	for _, line := range conf.ConfigLines(false, cfg.Objects()...) {
-		log.Info(line)
-	}
 	b, err := broker.New(broker.Options{Configs: cfg, Line: line(env), Logger: log})
 	if err == nil {
 		err = b.Start()

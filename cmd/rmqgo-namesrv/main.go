@@ -15,7 +15,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
-	"github.com/rmqgo/rmqgo/internal/logging"
 	"github.com/rmqgo/rmqgo/internal/startup"
 	"github.com/rmqgo/rmqgo/namesrv"
 )
@@ -53,18 +52,12 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 
 // serve runs the server until a signal asks it to stop.
 func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdout, stderr io.Writer) int {
-	log, closeLog, err := logging.New(logging.Options{Dir: logging.DefaultDir(env.UserHome()), Name: "namesrv"})
+	log, closeLog, err := startup.OpenLog(env, "namesrv", warnings, cfg.Objects()...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return -1
 	}
 	defer closeLog()
-	for _, w := range warnings {
-		log.Warn("config", zap.String("warning", w.String()))
-	}
-	for _, line := range conf.ConfigLines(false, cfg.Objects()...) {
-		log.Info(line)
-	}
 	ns, err := namesrv.New(options(cfg, log))
 	if err == nil {
 		err = ns.Start()

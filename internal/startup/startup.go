@@ -1,6 +1,6 @@
 // Package startup holds what the server mains share: the RocketMQ home a
-// binary run on its own assumes, waiting for the stop signal, and Java's
-// exit statuses.
+// binary run on its own assumes, the log they open, waiting for the stop
+// signal, and Java's exit statuses.
 package startup
 
 import (
@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/logging"
 )
 
 // DefaultRocketmqHome sets ROCKETMQ_HOME to the binary's distribution
@@ -54,4 +55,20 @@ func ExitStatus(err error) int {
 		return 1
 	}
 	return conf.ExitCode(err) & 0xff
+}
+
+// OpenLog opens ${user.home}/logs/rocketmqlogs/<name>.log and writes what
+// the Java startups log first: the config warnings, then every setting.
+func OpenLog(env conf.Env, name string, warnings []conf.Warning, objs ...conf.Object) (*zap.Logger, func() error, error) {
+	log, closeLog, err := logging.New(logging.Options{Dir: logging.DefaultDir(env.UserHome()), Name: name})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range warnings {
+		log.Warn("config", zap.String("warning", w.String()))
+	}
+	for _, line := range conf.ConfigLines(false, objs...) {
+		log.Info(line)
+	}
+	return log, closeLog, nil
 }
