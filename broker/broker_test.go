@@ -177,6 +177,30 @@ func TestSecondConsumerJoiningNotifiesTheGroup(t *testing.T) {
 	assert.Equal(t, []string{"c1"}, b.clients.consumerIDs("G7"))
 }
 
+// A heartbeat served after its connection closed (it waited in the
+// heartbeat pool while the close was handled) must not bring the dead
+// connection back: the group would hand it queues until it expired.
+func TestHeartbeatOfAClosedConnectionRegistersNothing(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	gone := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, gone, b.Addr(), heartbeatRequest(t, "c1", "G8", "T8", "*")).Code)
+	_, chans, ok := b.clients.group("G8")
+	require.True(t, ok)
+	require.Len(t, chans, 1)
+	dead := chans[0]
+	gone.Close()
+	eventually(t, func() bool { _, _, ok := b.clients.group("G8"); return !ok }, "the group goes with its only connection")
+
+	late := heartbeatData{ClientID: "c1", ConsumerDataSet: []consumerData{{GroupName: "G8"}}, ProducerDataSet: []protocol.ProducerData{{GroupName: "P8"}}}
+	body, err := jsonAPI.Marshal(late)
+	require.NoError(t, err)
+	b.heartbeat(&remoting.Request{Ch: dead.ch, Cmd: withBody(remoting.NewRequest(remoting.HeartBeat, nil), body)})
+	assert.Empty(t, b.clients.consumerIDs("G8"), "no consumer on a closed connection")
+	b.clients.mu.RLock()
+	defer b.clients.mu.RUnlock()
+	assert.NotContains(t, b.clients.producers, "P8", "no producer on a closed connection")
+}
+
 func TestQueueLockExpiresAfterSixtySeconds(t *testing.T) {
 	clock := testclock.New()
 	l := newQueueLocks(clock.Now)

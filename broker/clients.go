@@ -56,10 +56,15 @@ func newClientTable(b *Broker) *clientTable {
 
 // registerConsumer is ConsumerManager.registerConsumer. It reports
 // whether the group's members or subscriptions changed, and returns the
-// channels to notify when they did.
+// channels to notify when they did. A heartbeat that is served after its
+// connection closed registers nothing: removeChannel has run or will run
+// without it, and the group would keep a dead member until expiry.
 func (t *clientTable) registerConsumer(cd *consumerData, info clientChannel) (changed bool, notify []*remoting.Channel) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if info.ch.Closed() {
+		return false, nil
+	}
 	g, ok := t.consumers[cd.GroupName]
 	if !ok {
 		g = &consumerGroup{name: cd.GroupName, channels: map[*remoting.Channel]*clientChannel{}, subs: map[string]subscriptionData{}}
@@ -113,10 +118,14 @@ func (g *consumerGroup) updateSubscriptions(subs []subscriptionData) bool {
 	return changed
 }
 
-// registerProducer is ProducerManager.registerProducer.
+// registerProducer is ProducerManager.registerProducer; like
+// registerConsumer it ignores a connection that has closed.
 func (t *clientTable) registerProducer(group string, info clientChannel) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if info.ch.Closed() {
+		return
+	}
 	m, ok := t.producers[group]
 	if !ok {
 		m = map[*remoting.Channel]*clientChannel{}
@@ -165,7 +174,9 @@ func (t *clientTable) unregisterProducer(group string, ch *remoting.Channel) {
 
 // channelClosed drops a connection from every group, as
 // doChannelCloseEvent does, and tells the groups it left. It runs on the
-// event loop, so the work goes to a goroutine.
+// event loop, so the work goes to a goroutine. The channel is marked
+// closed before this is called, and the register methods check that mark
+// under t.mu, so a heartbeat still in a pool cannot bring it back.
 func (t *clientTable) channelClosed(ch *remoting.Channel) {
 	go t.removeChannel(ch, "close")
 }
