@@ -39,6 +39,9 @@ type Broker struct {
 	holds   *pullHolds
 	reg     *registrar
 
+	schedule *scheduleService
+	tx       *transactionService
+
 	server    *remoting.Server
 	vipServer *remoting.Server
 
@@ -78,8 +81,8 @@ func New(o Options) (*Broker, error) {
 	return b, nil
 }
 
-// openTables loads topics.json, subscriptionGroup.json and
-// consumerOffset.json over the built-in entries.
+// openTables loads topics.json, subscriptionGroup.json,
+// consumerOffset.json (over the built-in entries) and delayOffset.json.
 func (b *Broker) openTables() error {
 	c := b.opts.Configs
 	dir := configfile.Dir{Path: c.Store.StorePathRootDir + "/config", Line: b.opts.Line}
@@ -93,6 +96,10 @@ func (b *Broker) openTables() error {
 	if b.offsets, err = newOffsetTable(dir, b.log, b.now); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
+	if b.schedule, err = newScheduleService(b, dir); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	b.tx = newTransactionService(b)
 	return nil
 }
 
@@ -130,11 +137,14 @@ func (b *Broker) Start() error {
 		}
 	}
 	b.started = true
+	b.schedule.start()
 	b.reg.registerAll(false)
 	b.goService(b.reg.loop)
 	b.goService(b.persistLoop)
 	b.goService(b.clients.expiryLoop)
 	b.goService(b.holds.loop)
+	b.goService(b.schedule.loop)
+	b.goService(b.tx.checkLoop)
 	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.brokerAddr()))
 	return nil
 }
@@ -185,6 +195,7 @@ func (b *Broker) Close() error {
 		b.wg.Wait()
 		b.reg.close()
 		b.offsets.persist(true)
+		b.schedule.persist(true)
 		errs = append(errs, b.store.Close())
 		err = errors.Join(errs...)
 		b.log.Info("broker stopped")

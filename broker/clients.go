@@ -139,6 +139,19 @@ func (t *clientTable) registerProducer(group string, info clientChannel) {
 	m[info.ch] = &c
 }
 
+// producerChannel is ProducerManager.getAvailableChannel: a live
+// connection of a producer group (nil when it has none).
+func (t *clientTable) producerChannel(group string) *remoting.Channel {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for ch := range t.producers[group] {
+		if !ch.Closed() {
+			return ch
+		}
+	}
+	return nil
+}
+
 // unregisterConsumer removes one connection from a group; the group goes
 // when it was the last. It returns the channels left to notify.
 func (t *clientTable) unregisterConsumer(group string, ch *remoting.Channel) []*remoting.Channel {

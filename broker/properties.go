@@ -26,6 +26,10 @@ const (
 	propMaxReconsumeTimes   = "MAX_RECONSUME_TIMES"
 	propConsumeStartTime    = "CONSUME_START_TIME"
 	propOriginMsgID         = "ORIGIN_MESSAGE_ID"
+	propWait                = "WAIT"
+	propCheckTimes          = "TRANSACTION_CHECK_TIMES"
+	propCheckImmunityTime   = "CHECK_IMMUNITY_TIME_IN_SECONDS"
+	propPreparedQueueOffset = "TRAN_PREPARED_QUEUE_OFFSET"
 )
 
 // msgProps is a message's properties as Java's broker holds them: a
@@ -37,6 +41,12 @@ type msgProps struct {
 	vals    map[string]string
 	maxSize int
 	initCap int // the HashMap's initial capacity
+}
+
+// newMsgProps is an empty map of that initial capacity (16 for the map a
+// new Message makes).
+func newMsgProps(initCap int) *msgProps {
+	return &msgProps{vals: make(map[string]string, 4), initCap: initCap}
 }
 
 // parseProps is MessageDecoder.string2messageProperties of line: 4.9.8

@@ -39,6 +39,9 @@ func (b *Broker) newRouter() *remoting.Router {
 	for code, h := range b.adminHandlers() {
 		r.Handle(code, p.admin, h)
 	}
+	for code, h := range b.endTxHandlers() {
+		r.Handle(code, p.endTx, h)
+	}
 	r.SetFallback(b.notSupported)
 	return r
 }

@@ -105,9 +105,10 @@ func indexOfName(n string, v2 bool) int {
 // sendHandlers are the send codes.
 func (b *Broker) sendHandlers() map[remoting.RequestCode]remoting.Handler {
 	return map[remoting.RequestCode]remoting.Handler{
-		remoting.SendMessage:      b.sendMessage,
-		remoting.SendMessageV2:    b.sendMessage,
-		remoting.SendBatchMessage: b.sendMessage,
+		remoting.SendMessage:         b.sendMessage,
+		remoting.SendMessageV2:       b.sendMessage,
+		remoting.SendBatchMessage:    b.sendMessage,
+		remoting.ConsumerSendMsgBack: b.consumerSendMsgBack,
 	}
 }
 
@@ -257,6 +258,7 @@ func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicC
 	if v, _ := props.get(propTransactionPrepared); v == "true" {
 		return b.putHalf(m, props)
 	}
+	b.toScheduleTopic(m, props)
 	return b.store.PutMessage(m), nil
 }
 

@@ -224,6 +224,20 @@ func appendHost(dst []byte, ap netip.AddrPort) []byte {
 	return binary.BigEndian.AppendUint32(dst, uint32(ap.Port()))
 }
 
+// EncodeRecord is MessageDecoder.encode(msgExt, false): the record r as
+// the store lays it out, with its size recomputed from r's topic, body and
+// properties (which may have been changed since it was read) and its
+// queue offset, physical offset and store time kept. The layout is the
+// 5.x long-topic one only for a topic longer than 127 bytes.
+func EncodeRecord(r *Record) []byte {
+	m := Message{Topic: r.Topic, QueueID: r.QueueID, Flag: r.Flag, SysFlag: r.SysFlag, Body: r.Body,
+		Properties: string(r.Properties), BornTimestamp: r.BornTimestamp, BornHost: r.BornHost,
+		StoreHost: r.StoreHost, ReconsumeTimes: r.ReconsumeTimes, PreparedTransactionOffset: r.PreparedTransactionOffset}
+	rec := appendRecord(nil, &m, len(r.Topic) > 127)
+	patchRecord(rec, r.QueueOffset, r.PhysicalOffset, r.StoreTimestamp)
+	return rec
+}
+
 // patchRecord writes the fields decided at append time into an encoded
 // record.
 func patchRecord(rec []byte, queueOffset, physOffset, storeTimestamp int64) {

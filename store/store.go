@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -284,3 +285,6 @@ func (s *Store) Topics() map[string][]int32 {
 	}
 	return out
 }
+
+// DelayLevels is messageDelayLevel parsed: the delay of level i+1 at i.
+func (s *Store) DelayLevels() []time.Duration { return slices.Clone(s.delays) }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 )
@@ -79,11 +80,29 @@ func walkFile(f *mappedFile, from int64, fn func(r *Record) error) (int64, error
 // WalkQueue calls fn for every unit of a queue from its minimum offset to
 // its maximum.
 func (s *Store) WalkQueue(topic string, queueID int32, fn func(queueOffset int64, u QueueUnit) error) error {
+	return s.WalkQueueFrom(topic, queueID, 0, fn)
+}
+
+// ErrStopWalk, returned by a walk's fn, ends the walk without an error.
+var ErrStopWalk = errors.New("store: stop walk")
+
+// WalkQueueFrom calls fn for every unit of a queue from offset from (or
+// its minimum offset, if that is later) to its maximum, as they are when
+// the walk reaches them. fn returning ErrStopWalk ends the walk with nil.
+func (s *Store) WalkQueueFrom(topic string, queueID int32, from int64, fn func(queueOffset int64, u QueueUnit) error) error {
+	err := s.walkQueueFrom(topic, queueID, from, fn)
+	if errors.Is(err, ErrStopWalk) {
+		return nil
+	}
+	return err
+}
+
+func (s *Store) walkQueueFrom(topic string, queueID int32, from int64, fn func(queueOffset int64, u QueueUnit) error) error {
 	cq := s.cqs.find(topic, queueID)
 	if cq == nil {
 		return nil
 	}
-	for at := cq.minOffset(); at < cq.maxOffset(); {
+	for at := max(from, cq.minOffset()); at < cq.maxOffset(); {
 		units, release, ok := cq.units(at)
 		if !ok {
 			return fmt.Errorf("store: %s queue %d: offset %d is not stored", topic, queueID, at)

@@ -7,6 +7,9 @@ const (
 	// servers and topic configs); older brokers send the bare
 	// TopicConfigSerializeWrapper.
 	VersionV3_0_11 int32 = 37
+	// VersionV3_4_9 and above may name maxReconsumeTimes in
+	// CONSUMER_SEND_MSG_BACK.
+	VersionV3_4_9 int32 = 165
 	// VersionV4_9_4 and above get routes in the Standard style.
 	VersionV4_9_4 int32 = 401
 	// VersionV4_9_8 is the version 4.9.8 clients, brokers and tools send.
