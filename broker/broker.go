@@ -40,6 +40,7 @@ type Broker struct {
 	reg     *registrar
 
 	schedule *scheduleService
+	timer    *timerService
 	tx       *transactionService
 
 	server    *remoting.Server
@@ -99,6 +100,7 @@ func (b *Broker) openTables() error {
 	if b.schedule, err = newScheduleService(b, dir); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
+	b.timer = newTimerService(b, dir)
 	b.tx = newTransactionService(b)
 	return nil
 }
@@ -138,12 +140,14 @@ func (b *Broker) Start() error {
 	}
 	b.started = true
 	b.schedule.start()
+	b.timer.start()
 	b.reg.registerAll(false)
 	b.goService(b.reg.loop)
 	b.goService(b.persistLoop)
 	b.goService(b.clients.expiryLoop)
 	b.goService(b.holds.loop)
 	b.goService(b.schedule.loop)
+	b.goService(b.timer.loop)
 	b.goService(b.tx.checkLoop)
 	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.brokerAddr()))
 	return nil
@@ -196,6 +200,7 @@ func (b *Broker) Close() error {
 		b.reg.close()
 		b.offsets.persist(true)
 		b.schedule.persist(true)
+		b.timer.persist()
 		errs = append(errs, b.store.Close())
 		err = errors.Join(errs...)
 		b.log.Info("broker stopped")

@@ -258,6 +258,9 @@ func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicC
 	if v, _ := props.get(propTransactionPrepared); v == "true" {
 		return b.putHalf(m, props)
 	}
+	if f := b.toTimerTopic(m, props); f != nil {
+		return store.PutResult{}, f
+	}
 	b.toScheduleTopic(m, props)
 	return b.store.PutMessage(m), nil
 }

@@ -162,6 +162,9 @@ func (t *transactionService) committed(half *store.Record) (*store.Message, bool
 	props.del(propRealTopic)
 	props.del(propRealQueueID)
 	props.del(propTransactionPrepared)
+	if f := t.b.toTimerTopic(m, props); f != nil {
+		t.b.log.Warn("the committed message asks for an illegal timer; delivered at once", zap.String("remark", f.remark))
+	}
 	t.b.toScheduleTopic(m, props)
 	return m, true
 }
