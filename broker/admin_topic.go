@@ -35,6 +35,9 @@ func (b *Broker) adminHandlers() map[remoting.RequestCode]remoting.Handler {
 	for code, h := range b.offsetHandlers() {
 		m[code] = h
 	}
+	for code, h := range b.callConsumerHandlers() {
+		m[code] = h
+	}
 	return m
 }
 

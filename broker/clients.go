@@ -139,6 +139,21 @@ func (t *clientTable) registerProducer(group string, info clientChannel) {
 	m[info.ch] = &c
 }
 
+// consumerChannel is ConsumerManager.findChannel: the connection of a
+// group's consumer by client id (nil when it is not connected).
+func (t *clientTable) consumerChannel(group, clientID string) *remoting.Channel {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if g, ok := t.consumers[group]; ok {
+		for ch, c := range g.channels {
+			if c.clientID == clientID && !ch.Closed() {
+				return ch
+			}
+		}
+	}
+	return nil
+}
+
 // producerChannel is ProducerManager.getAvailableChannel: a live
 // connection of a producer group (nil when it has none).
 func (t *clientTable) producerChannel(group string) *remoting.Channel {
