@@ -40,11 +40,14 @@ type Broker struct {
 	reg     *registrar
 
 	schedule *scheduleService
+	stats    *runtimeStats
 	timer    *timerService
 	tx       *transactionService
 
 	server    *remoting.Server
 	vipServer *remoting.Server
+	// serverPools are the handler pools of each server (runtime info).
+	serverPools []pools
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -101,6 +104,7 @@ func (b *Broker) openTables() error {
 		return fmt.Errorf("broker: %w", err)
 	}
 	b.timer = newTimerService(b, dir)
+	b.stats = newRuntimeStats(b)
 	b.tx = newTransactionService(b)
 	return nil
 }
@@ -148,6 +152,7 @@ func (b *Broker) Start() error {
 	b.goService(b.holds.loop)
 	b.goService(b.schedule.loop)
 	b.goService(b.timer.loop)
+	b.goService(b.stats.loop)
 	b.goService(b.tx.checkLoop)
 	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.brokerAddr()))
 	return nil

@@ -19,6 +19,7 @@ type pools struct {
 func (b *Broker) newRouter() *remoting.Router {
 	r := remoting.NewRouter(b.log)
 	p := b.newPools(r)
+	b.serverPools = append(b.serverPools, p)
 	for code, h := range b.sendHandlers() {
 		r.Handle(code, p.send, h)
 	}
@@ -39,6 +40,7 @@ func (b *Broker) newRouter() *remoting.Router {
 	for code, h := range b.adminHandlers() {
 		r.Handle(code, p.admin, h)
 	}
+	r.Handle(remoting.GetBrokerRuntimeInfo, p.admin, b.getBrokerRuntimeInfo)
 	for code, h := range b.endTxHandlers() {
 		r.Handle(code, p.endTx, h)
 	}

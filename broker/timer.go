@@ -319,3 +319,10 @@ func (s *timerService) persist() {
 		s.b.log.Error("persist "+filepath.Base(s.path)+" failed", zap.Error(err))
 	}
 }
+
+// backlog is how many timer messages wait.
+func (s *timerService) backlog() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return int64(len(s.pending))
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -47,6 +48,20 @@ type Pool struct {
 	tasks chan *routedRequest
 	log   *zap.Logger
 	wg    sync.WaitGroup
+	// lastWait is how long (ns) the request a worker took last had waited.
+	lastWait atomic.Int64
+}
+
+// Len is how many requests wait in the pool's queue.
+func (p *Pool) Len() int { return len(p.tasks) }
+
+// LastWait is how long the request a worker took last had waited in the
+// queue (0 once the queue is empty): the broker's "head wait time".
+func (p *Pool) LastWait() time.Duration {
+	if len(p.tasks) == 0 {
+		return 0
+	}
+	return time.Duration(p.lastWait.Load())
 }
 
 type routedRequest struct {
@@ -169,6 +184,7 @@ func (p *Pool) work() {
 // serve runs one handler, turning a panic into SYSTEM_ERROR as Java turns
 // a processor's exception into one.
 func (p *Pool) serve(t *routedRequest) {
+	p.lastWait.Store(int64(time.Since(t.Arrived)))
 	if p.opts.MaxWait > 0 {
 		if waited := time.Since(t.Arrived); waited > p.opts.MaxWait {
 			if !t.Cmd.IsOneway() && p.opts.BusyRemark != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"sort"
+	"time"
 )
 
 // GetStatus is Java's GetMessageStatus.
@@ -85,6 +86,13 @@ type TagFilter func(tagsCode int64) bool
 // found, NextBeginOffset where to continue, and the batch stops at the
 // transfer limits for data in memory or on disk.
 func (s *Store) GetMessages(topic string, queueID int32, offset int64, maxMsgs int, filter TagFilter) *GetResult {
+	began := time.Now()
+	res := s.getMessages(topic, queueID, offset, maxMsgs, filter)
+	s.stats.recordGet(res.Status == GetFound, len(res.Messages), time.Since(began))
+	return res
+}
+
+func (s *Store) getMessages(topic string, queueID int32, offset int64, maxMsgs int, filter TagFilter) *GetResult {
 	res := &GetResult{Status: GetNoMessageInQueue, NextBeginOffset: offset}
 	cq := s.cqs.find(topic, queueID)
 	if cq == nil {

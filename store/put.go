@@ -75,6 +75,13 @@ func (s *Store) PutMessage(m *Message) PutResult {
 // each message its own record). Every message must have the batch's
 // topic, queue, transaction type, hosts and born time.
 func (s *Store) PutMessages(msgs []Message) PutResult {
+	began := time.Now()
+	res := s.putMessages(msgs)
+	s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
+	return res
+}
+
+func (s *Store) putMessages(msgs []Message) PutResult {
 	if res, ok := s.refusePut(msgs); !ok {
 		return res
 	}

@@ -173,14 +173,21 @@ func isDeleteHour(deleteWhen string, now time.Time) bool {
 
 // diskUsage is the used fraction of the file system holding dir.
 func diskUsage(dir string) (float64, error) {
+	total, _, usable, err := DiskSpace(dir)
+	if err != nil || total == 0 {
+		return 0, err
+	}
+	return float64(total-usable) / float64(total), nil
+}
+
+// DiskSpace is the size of the file system holding dir, its free bytes
+// and the bytes free to this process (File.getTotalSpace, getFreeSpace,
+// getUsableSpace).
+func DiskSpace(dir string) (total, free, usable int64, err error) {
 	var st unix.Statfs_t
 	if err := unix.Statfs(dir, &st); err != nil {
-		return 0, fmt.Errorf("store: statfs %s: %w", dir, err)
+		return 0, 0, 0, fmt.Errorf("store: statfs %s: %w", dir, err)
 	}
-	total := float64(st.Blocks) * float64(st.Bsize)
-	if total == 0 {
-		return 0, nil
-	}
-	free := float64(st.Bavail) * float64(st.Bsize)
-	return (total - free) / total, nil
+	bs := int64(st.Bsize)
+	return int64(st.Blocks) * bs, int64(st.Bfree) * bs, int64(st.Bavail) * bs, nil
 }

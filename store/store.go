@@ -40,6 +40,7 @@ type Store struct {
 	// manualDeletes counts the cleaner rounds an operator asked for.
 	manualDeletes atomic.Int32
 	closed        atomic.Bool
+	stats         storeStats
 	startOnce     sync.Once
 	closeOnce     sync.Once
 	cancel        context.CancelFunc
@@ -63,6 +64,7 @@ func Open(opts Options, log *zap.Logger) (*Store, error) {
 	opts = opts.normalized()
 	delays, _ := ParseDelayLevels(opts.MessageDelayLevel)
 	s := &Store{opts: opts, log: log, delays: delays, dispatchDone: make(chan struct{})}
+	s.stats.boot = time.Now()
 	s.memoryBudget = int64(float64(totalMemory()) * float64(opts.AccessMessageInMemoryMaxRatio) / 100)
 	if err := s.load(); err != nil {
 		s.closeFiles()
@@ -288,3 +290,9 @@ func (s *Store) Topics() map[string][]int32 {
 
 // DelayLevels is messageDelayLevel parsed: the delay of level i+1 at i.
 func (s *Store) DelayLevels() []time.Duration { return slices.Clone(s.delays) }
+
+// UnflushedBytes is how much of the commitlog is written but not yet
+// flushed (remainHowManyDataToFlush).
+func (s *Store) UnflushedBytes() int64 {
+	return max(s.cl.files.maxOffset()-s.cl.files.flushedOffset(), 0)
+}

@@ -1,0 +1,299 @@
+package broker
+
+// GET_BROKER_RUNTIME_INFO (28): AdminBrokerProcessor.prepareRuntimeInfo
+// with StoreStatsService.getRuntimeInfo and
+// DefaultMessageStore.getRuntimeInfo. No header; the body is a KVTable
+// {"table":{...}}, every value a string in Java's format, because
+// mqadmin clusterList/brokerStatus, the dashboard and rocketmq-exporter
+// parse them (the exporter calls Long.parseLong / Double.parseDouble on
+// each key and drops the broker when one is missing or malformed):
+//
+//	putTps, getFoundTps, getMissTps, getTotalTps, getTransferedTps (4.x) /
+//	getTransferredTps (5.x): "<10 s> <60 s> <600 s>" Java doubles, each
+//	  empty until that much history was sampled (one sample a second)
+//	putMessageDistributeTime: "[<=0ms]:N [0~10ms]:N ... [10s~]:N "
+//	runtime: "[ D days, H hours, M minutes, S seconds ]"
+//	commitLogDirCapacity: "Total : 1.8 TiB, Free : 800.0 GiB."
+//	remainHowManyDataToFlush: "12.0 KiB"
+//	putLatency99 / putLatency999 (4.x): "%.2f"
+//	scheduleMessageOffset_<level>: "<delivered offset>,<max offset>"
+//	5.x: brokerActive, timerReadBehind, timerOffsetBehind,
+//	  timerCongestNum, timerEnqueueTps, timerDequeueTps, and the
+//	  litePull/ack pool keys
+//
+// Differences: dispatchMaxBuffer, pageCacheLockTimeMills and
+// remainTransientStoreBufferNumbs are 0 (no such buffers here); a pool's
+// head wait time is the wait of the request its workers took last.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
+)
+
+// statsHistory is how many one-second samples are kept (600 s + 1).
+const statsHistory = 601
+
+// statsSample is CallSnapshot: the store's counters at one moment.
+type statsSample struct {
+	at                                          time.Time
+	put, getFound, getMiss, getTotal, getMsgOut int64
+}
+
+// runtimeStats samples the store's counters every second (the TPS
+// figures) and keeps BrokerStats' daily marks.
+type runtimeStats struct {
+	b *Broker
+
+	mu      sync.Mutex
+	samples []statsSample
+	// putMorning etc. are the totals at the last two midnights.
+	putToday, putYesterday, getToday, getYesterday int64
+	day                                            int
+}
+
+func newRuntimeStats(b *Broker) *runtimeStats {
+	return &runtimeStats{b: b, day: b.now().YearDay()}
+}
+
+// loop samples every second until stop.
+func (r *runtimeStats) loop(stop <-chan struct{}) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	r.sample()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			r.sample()
+		}
+	}
+}
+
+// sample takes one snapshot and, on a new day, moves the daily marks.
+func (r *runtimeStats) sample() {
+	st := r.b.store.Stats()
+	now := r.b.now()
+	s := statsSample{at: now, put: st.PutTimes, getFound: st.GetFound, getMiss: st.GetMiss,
+		getTotal: st.GetFound + st.GetMiss, getMsgOut: st.GetTransferred}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.samples = append(r.samples, s)
+	if len(r.samples) > statsHistory {
+		r.samples = r.samples[len(r.samples)-statsHistory:]
+	}
+	if now.YearDay() != r.day {
+		r.day = now.YearDay()
+		r.putYesterday, r.putToday = r.putToday, st.PutTimes
+		r.getYesterday, r.getToday = r.getToday, st.GetTransferred
+	}
+}
+
+// tps is the three-window TPS string of one counter.
+func (r *runtimeStats) tps(field func(statsSample) int64) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	parts := make([]byte, 0, 48)
+	for i, window := range []int{10, 60, 600} {
+		if i > 0 {
+			parts = append(parts, ' ')
+		}
+		if n := len(r.samples); n > window {
+			last, before := r.samples[n-1], r.samples[n-1-window]
+			ms := last.at.Sub(before.at).Milliseconds()
+			if ms > 0 {
+				parts = protocol.AppendJavaDouble(parts, float64(field(last)-field(before))*1000/float64(ms))
+			}
+		}
+	}
+	return string(parts)
+}
+
+// daily returns the put and get totals at the last two midnights.
+func (r *runtimeStats) daily() (putToday, putYesterday, getToday, getYesterday int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.putToday, r.putYesterday, r.getToday, r.getYesterday
+}
+
+// getBrokerRuntimeInfo serves GET_BROKER_RUNTIME_INFO.
+func (b *Broker) getBrokerRuntimeInfo(req *remoting.Request) *remoting.Command {
+	resp := b.response(req.Cmd, remoting.Success, "")
+	kv := protocol.KVTable{Table: b.runtimeInfo()}
+	resp.Body = kv.AppendJSON(nil)
+	return resp
+}
+
+// runtimeInfo builds the table.
+func (b *Broker) runtimeInfo() map[string]string {
+	m := map[string]string{}
+	b.storeRuntimeInfo(m)
+	b.brokerRuntimeInfo(m)
+	return m
+}
+
+// storeRuntimeInfo is StoreStatsService's and the store's part.
+func (b *Broker) storeRuntimeInfo(m map[string]string) {
+	st := b.store.Stats()
+	r := b.stats
+	times := max(st.PutTimes, 1)
+	m["bootTimestamp"] = itoa(st.Boot.UnixMilli())
+	m["runtime"] = runtimeText(b.now().Sub(st.Boot))
+	m["putMessageEntireTimeMax"] = itoa(st.PutMaxMs)
+	m["putMessageTimesTotal"] = itoa(times)
+	m["putMessageFailedTimes"] = itoa(st.PutFailed)
+	m["putMessageSizeTotal"] = itoa(st.PutBytes)
+	m["putMessageDistributeTime"] = distributionText(st.PutBuckets)
+	m["putMessageAverageSize"] = string(protocol.AppendJavaDouble(nil, float64(st.PutBytes)/float64(times)))
+	m["dispatchMaxBuffer"] = "0"
+	m["getMessageEntireTimeMax"] = itoa(st.GetMaxMs)
+	m["putTps"] = r.tps(func(s statsSample) int64 { return s.put })
+	m["getFoundTps"] = r.tps(func(s statsSample) int64 { return s.getFound })
+	m["getMissTps"] = r.tps(func(s statsSample) int64 { return s.getMiss })
+	m["getTotalTps"] = r.tps(func(s statsSample) int64 { return s.getTotal })
+	transferred := r.tps(func(s statsSample) int64 { return s.getMsgOut })
+	if b.opts.Line >= protocol.Line5 {
+		m["getTransferredTps"] = transferred
+	} else {
+		m["getTransferedTps"] = transferred
+		m["putLatency99"] = fmt.Sprintf("%.2f", st.PutLatencyP99)
+		m["putLatency999"] = fmt.Sprintf("%.2f", st.PutLatencyP999)
+	}
+	c := b.opts.Configs.Store
+	clRatio := diskRatio(c.StorePathCommitLog)
+	m["commitLogDiskRatio_"+c.StorePathCommitLog] = string(protocol.AppendJavaDouble(nil, clRatio))
+	m["commitLogDiskRatio"] = string(protocol.AppendJavaDouble(nil, clRatio))
+	m["consumeQueueDiskRatio"] = string(protocol.AppendJavaDouble(nil, diskRatio(c.StorePathRootDir+"/consumequeue")))
+	for level, off := range b.schedule.snapshot() {
+		m["scheduleMessageOffset_"+strconv.Itoa(int(level))] = itoa(off) + "," + itoa(b.store.MaxOffset(store.ScheduleTopic, level-1))
+	}
+	m["commitLogMinOffset"] = itoa(b.store.CommitLogMinOffset())
+	m["commitLogMaxOffset"] = itoa(b.store.CommitLogMaxOffset())
+}
+
+// brokerRuntimeInfo is prepareRuntimeInfo's own part.
+func (b *Broker) brokerRuntimeInfo(m map[string]string) {
+	c := b.opts.Configs.Broker
+	if b.opts.Line >= protocol.Line5 {
+		m["brokerVersionDesc"] = "V5_3_3"
+		m["brokerActive"] = "true"
+		for _, k := range []string{"timerReadBehind", "timerCongestNum"} {
+			m[k] = "0"
+		}
+		m["timerOffsetBehind"] = itoa(b.timer.backlog())
+		m["timerEnqueueTps"], m["timerDequeueTps"] = "0.0", "0.0"
+	} else {
+		m["brokerVersionDesc"] = "V4_9_8"
+	}
+	m["brokerVersion"] = itoa(b.version)
+	putToday, putYesterday, getToday, getYesterday := b.stats.daily()
+	st := b.store.Stats()
+	m["msgPutTotalYesterdayMorning"], m["msgPutTotalTodayMorning"], m["msgPutTotalTodayNow"] = itoa(putYesterday), itoa(putToday), itoa(st.PutTimes)
+	m["msgGetTotalYesterdayMorning"], m["msgGetTotalTodayMorning"], m["msgGetTotalTodayNow"] = itoa(getYesterday), itoa(getToday), itoa(st.GetTransferred)
+	queues := map[string]struct {
+		pick     func(pools) *remoting.Pool
+		capacity int32
+	}{
+		"send":  {func(p pools) *remoting.Pool { return p.send }, c.SendThreadPoolQueueCapacity},
+		"pull":  {func(p pools) *remoting.Pool { return p.pull }, c.PullThreadPoolQueueCapacity},
+		"query": {func(p pools) *remoting.Pool { return p.query }, c.QueryThreadPoolQueueCapacity},
+	}
+	if b.opts.Line >= protocol.Line5 {
+		queues["litePull"] = queues["pull"]
+		queues["ack"] = queues["pull"]
+	}
+	for name, p := range queues {
+		size, wait := b.poolLoad(p.pick)
+		m[name+"ThreadPoolQueueSize"] = itoa(size)
+		m[name+"ThreadPoolQueueCapacity"] = itoa(p.capacity)
+		m[name+"ThreadPoolQueueHeadWaitTimeMills"] = itoa(wait)
+	}
+	endSize, _ := b.poolLoad(func(p pools) *remoting.Pool { return p.endTx })
+	m["EndTransactionQueueSize"] = itoa(endSize)
+	m["EndTransactionThreadPoolQueueCapacity"] = itoa(c.EndTransactionPoolQueueCapacity)
+	m["dispatchBehindBytes"] = itoa(max(b.store.CommitLogMaxOffset()-b.store.DispatchedOffset(), 0))
+	m["pageCacheLockTimeMills"] = "0"
+	m["earliestMessageTimeStamp"] = itoa(b.earliestMessageTime())
+	m["startAcceptSendRequestTimeStamp"] = itoa(c.StartAcceptSendRequestTimeStamp)
+	m["remainTransientStoreBufferNumbs"] = "0"
+	m["remainHowManyDataToFlush"] = humanBytes(b.store.UnflushedBytes())
+	if total, _, usable, err := store.DiskSpace(b.opts.Configs.Store.StorePathRootDir); err == nil {
+		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(total), humanBytes(usable))
+	}
+}
+
+// poolLoad sums a pool's queue over the main and VIP servers, with the
+// longer head wait.
+func (b *Broker) poolLoad(pick func(pools) *remoting.Pool) (size int, waitMs int64) {
+	for _, p := range b.serverPools {
+		pool := pick(p)
+		size += pool.Len()
+		waitMs = max(waitMs, pool.LastWait().Milliseconds())
+	}
+	return size, waitMs
+}
+
+// earliestMessageTime is the store time of the first message in the
+// commitlog (-1 when it is empty).
+func (b *Broker) earliestMessageTime() int64 {
+	rec, err := b.store.LookMessage(b.store.CommitLogMinOffset())
+	if err != nil {
+		return -1
+	}
+	return rec.StoreTimestamp
+}
+
+// diskRatio is UtilAll.getDiskPartitionSpaceUsedPercent (-1 when the
+// path is missing).
+func diskRatio(path string) float64 {
+	total, free, _, err := store.DiskSpace(path)
+	if err != nil || total <= 0 {
+		return -1
+	}
+	return float64(total-free) / float64(total)
+}
+
+// runtimeText is getFormatRuntime.
+func runtimeText(d time.Duration) string {
+	ms := d.Milliseconds()
+	const second, minute, hour, day = 1000, 60 * 1000, 3600 * 1000, 24 * 3600 * 1000
+	return fmt.Sprintf("[ %s days, %s hours, %s minutes, %s seconds ]",
+		javaGrouped(ms/day), javaGrouped(ms%day/hour), javaGrouped(ms%hour/minute), javaGrouped(ms%minute/second))
+}
+
+// javaGrouped is how MessageFormat prints a long: with thousands commas.
+func javaGrouped(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// distributionText is putMessageDistributeTimeToString.
+func distributionText(buckets [len(store.PutTimeBuckets)]int64) string {
+	var out []byte
+	for i, name := range store.PutTimeBuckets {
+		out = append(out, name...)
+		out = append(out, ':')
+		out = strconv.AppendInt(out, buckets[i], 10)
+		out = append(out, ' ')
+	}
+	return string(out)
+}
+
+// humanBytes is MixAll.humanReadableByteCount(bytes, false).
+func humanBytes(n int64) string {
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	exp := int(math.Log(float64(n)) / math.Log(1024))
+	return fmt.Sprintf("%.1f %ciB", float64(n)/math.Pow(1024, float64(exp)), "KMGTPE"[exp-1])
+}
