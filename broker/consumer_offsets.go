@@ -69,7 +69,12 @@ func (b *Broker) updateConsumerOffset(req *remoting.Request) *remoting.Command {
 	if err != nil {
 		return b.headerError(req, err)
 	}
-	b.offsets.commit(req.Cmd.ExtString("consumerGroup"), topic, q, off)
+	group := req.Cmd.ExtString("consumerGroup")
+	if b.offsets.hasReset(group, topic, q) {
+		// 5.x: the client's offset is older than the reset it has not seen yet
+		return b.response(req.Cmd, remoting.Success, "Offset has been previously reset")
+	}
+	b.offsets.commit(group, topic, q, off)
 	return b.response(req.Cmd, remoting.Success, "")
 }
 

@@ -15,7 +15,13 @@ import (
 // (wire format: do not change):
 //
 //	{"consumerGroup":"g","messageQueue":{"brokerName":"b","queueId":0,"topic":"T"},"offsetNew":5,"offsetRequest":10}
+//
+// 5.3.3 builds the event but never writes it (DefaultPullMessageResultHandler
+// no longer calls generateOffsetMovedEvent), so Line5 writes nothing.
 func (b *Broker) offsetMovedEvent(h *pullHeader, offsetNew int64) {
+	if b.opts.Line >= protocol.Line5 {
+		return
+	}
 	group, _ := jsonAPI.Marshal(h.group)
 	body := append([]byte(`{"consumerGroup":`), group...)
 	body = append(body, `,"messageQueue":`...)

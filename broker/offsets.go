@@ -22,6 +22,9 @@ type offsetTable struct {
 
 	mu      sync.RWMutex
 	offsets map[string]map[int32]int64
+	// resets are 5.x's server-side resets not yet handed to a pull
+	// (resetOffsetTable); not persisted, as in Java.
+	resets  map[string]map[int32]int64
 	version protocol.DataVersion
 	dirty   bool
 
@@ -32,7 +35,8 @@ type offsetTable struct {
 
 // newOffsetTable loads consumerOffset.json.
 func newOffsetTable(dir configfile.Dir, log *zap.Logger, now func() time.Time) (*offsetTable, error) {
-	t := &offsetTable{dir: dir, log: log, now: now, offsets: map[string]map[int32]int64{}, version: protocol.NewDataVersion(now())}
+	t := &offsetTable{dir: dir, log: log, now: now, offsets: map[string]map[int32]int64{},
+		resets: map[string]map[int32]int64{}, version: protocol.NewDataVersion(now())}
 	w, res, err := dir.LoadConsumerOffsets()
 	if err != nil {
 		return nil, err
@@ -50,10 +54,14 @@ func newOffsetTable(dir configfile.Dir, log *zap.Logger, now func() time.Time) (
 // offsetKey is "topic@group".
 func offsetKey(topic, group string) string { return topic + protocol.TopicGroupSeparator + group }
 
-// query returns a group's committed offset on a queue, -1 when none.
+// query returns a group's committed offset on a queue (a pending reset
+// first), -1 when none.
 func (t *offsetTable) query(group, topic string, queueID int32) int64 {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
+	if off, ok := t.resets[offsetKey(topic, group)][queueID]; ok {
+		return off
+	}
 	if q, ok := t.offsets[offsetKey(topic, group)]; ok {
 		if off, ok := q[queueID]; ok {
 			return off
@@ -77,6 +85,43 @@ func (t *offsetTable) commit(group, topic string, queueID int32, offset int64) {
 	}
 	q[queueID] = offset
 	t.dirty = true
+}
+
+// assignReset is ConsumerOffsetManager.assignResetOffset: the offset is
+// committed and held for the group's next pull of the queue.
+func (t *offsetTable) assignReset(group, topic string, queueID int32, offset int64) {
+	key := offsetKey(topic, group)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.resets[key] == nil {
+		t.resets[key] = map[int32]int64{}
+	}
+	t.resets[key][queueID] = offset
+	if t.offsets[key] == nil {
+		t.offsets[key] = map[int32]int64{}
+	}
+	t.offsets[key][queueID] = offset
+	t.dirty = true
+}
+
+// hasReset tells whether a reset of the queue waits for a pull.
+func (t *offsetTable) hasReset(group, topic string, queueID int32) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	_, ok := t.resets[offsetKey(topic, group)][queueID]
+	return ok
+}
+
+// takeReset is queryThenEraseResetOffset.
+func (t *offsetTable) takeReset(group, topic string, queueID int32) (int64, bool) {
+	key := offsetKey(topic, group)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	off, ok := t.resets[key][queueID]
+	if ok {
+		delete(t.resets[key], queueID)
+	}
+	return off, ok
 }
 
 // groupQueues returns a copy of a group's offsets on a topic.

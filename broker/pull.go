@@ -98,6 +98,9 @@ func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting
 	if fail != nil {
 		return b.fail(resp, fail)
 	}
+	if off, ok := b.offsets.takeReset(h.group, h.topic, h.queueID); ok {
+		return b.pullReset(resp, h, off)
+	}
 	res := b.store.GetMessages(h.topic, h.queueID, h.queueOffset, int(h.maxMsgNums), tagFilter(sub))
 	resp.SetExt("nextBeginOffset", itoa(res.NextBeginOffset))
 	resp.SetExt("minOffset", itoa(res.MinOffset))
@@ -123,6 +126,21 @@ func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting
 		return nil
 	}
 	res.Release()
+	return resp
+}
+
+// pullReset answers a pull of a queue whose offset an operator reset (5.x
+// server-side reset, OFFSET_RESET): PULL_OFFSET_MOVED to the new offset,
+// which the client adopts.
+func (b *Broker) pullReset(resp *remoting.Command, h *pullHeader, offset int64) *remoting.Command {
+	resp.Code = int32(remoting.PullOffsetMoved)
+	resp.SetExt("nextBeginOffset", itoa(offset))
+	resp.SetExt("minOffset", itoa(b.store.MinOffset(h.topic, h.queueID)))
+	resp.SetExt("maxOffset", itoa(b.store.MaxOffset(h.topic, h.queueID)))
+	resp.SetExt("suggestWhichBrokerId", itoa(protocol.MasterID))
+	b.log.Info("The queue under pulling was previously reset", zap.String("group", h.group), zap.String("topic", h.topic),
+		zap.Int32("queueId", h.queueID), zap.Int64("offset", offset))
+	b.offsetMovedEvent(h, offset)
 	return resp
 }
 

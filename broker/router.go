@@ -41,6 +41,7 @@ func (b *Broker) newRouter() *remoting.Router {
 		r.Handle(code, p.admin, h)
 	}
 	r.Handle(remoting.GetBrokerRuntimeInfo, p.admin, b.getBrokerRuntimeInfo)
+	r.Handle(remoting.InvokeBrokerToResetOffset, p.admin, b.resetOffset)
 	for code, h := range b.endTxHandlers() {
 		r.Handle(code, p.endTx, h)
 	}

@@ -27,6 +27,46 @@ func (q MessageQueue) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
+// sortedQueues lists a queue-keyed map's keys by topic, broker and queue
+// id (Java writes hash order; readers do not care).
+func sortedQueues[V any](m map[MessageQueue]V) []MessageQueue {
+	queues := make([]MessageQueue, 0, len(m))
+	for q := range m {
+		queues = append(queues, q)
+	}
+	slices.SortFunc(queues, func(a, b MessageQueue) int {
+		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.BrokerName, b.BrokerName); c != 0 {
+			return c
+		}
+		return int(a.QueueID - b.QueueID)
+	})
+	return queues
+}
+
+// ResetOffsetBody is the body of INVOKE_BROKER_TO_RESET_OFFSET's answer
+// and of RESET_CONSUMER_CLIENT_OFFSET: the offset of every queue.
+//
+// JSON (wire format: do not change):
+//
+//	{"offsetTable":{{"brokerName":"b","queueId":0,"topic":"T"}:5,...}}
+type ResetOffsetBody struct {
+	OffsetTable map[MessageQueue]int64
+}
+
+// AppendJSON appends the fastjson form.
+func (r *ResetOffsetBody) AppendJSON(dst []byte) []byte {
+	dst = appendField(append(dst, '{'), "offsetTable")
+	dst = append(dst, '{')
+	for _, q := range sortedQueues(r.OffsetTable) {
+		dst = q.AppendJSON(comma(dst))
+		dst = strconv.AppendInt(append(dst, ':'), r.OffsetTable[q], 10)
+	}
+	return append(dst, '}', '}')
+}
+
 // OffsetWrapper is a consumer group's position on one queue.
 //
 // JSON (wire format: do not change); pullOffset is 5.x's:
@@ -58,20 +98,7 @@ func (s *ConsumeStats) AppendJSON(dst []byte, line Line) []byte {
 	dst = AppendJavaDouble(dst, s.ConsumeTps)
 	dst = appendField(dst, "offsetTable")
 	dst = append(dst, '{')
-	queues := make([]MessageQueue, 0, len(s.OffsetTable))
-	for q := range s.OffsetTable {
-		queues = append(queues, q)
-	}
-	slices.SortFunc(queues, func(a, b MessageQueue) int {
-		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.BrokerName, b.BrokerName); c != 0 {
-			return c
-		}
-		return int(a.QueueID - b.QueueID)
-	})
-	for _, q := range queues {
+	for _, q := range sortedQueues(s.OffsetTable) {
 		w := s.OffsetTable[q]
 		dst = q.AppendJSON(comma(dst))
 		dst = append(dst, ':', '{')
