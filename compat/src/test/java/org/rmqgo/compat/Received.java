@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,6 +82,15 @@ final class Received {
             }
         }
         return s;
+    }
+
+    /** How many times each body was delivered. */
+    Map<String, Long> counts() {
+        Map<String, Long> m = new HashMap<>();
+        for (Delivery d : deliveries) {
+            m.merge(d.body(), 1L, Long::sum);
+        }
+        return m;
     }
 
     /** The first delivery of each body, in arrival order. */
