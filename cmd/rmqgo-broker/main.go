@@ -58,6 +58,7 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 
 // serve runs the broker until a signal asks it to stop.
 func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdout, stderr io.Writer) int {
+	sig := startup.NotifySignals()
 	log, closeLog, err := startup.OpenLog(env, "broker", warnings, cfg.Objects()...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -78,7 +79,7 @@ func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdou
 	}
 	fmt.Fprintln(stdout, b.BootMessage())
 	log.Info(b.BootMessage())
-	startup.WaitForSignal(log)
+	startup.WaitForSignal(log, sig)
 	start := time.Now()
 	if err := b.Close(); err != nil {
 		log.Warn("shutdown", zap.Error(err))

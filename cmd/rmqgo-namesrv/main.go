@@ -52,6 +52,7 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 
 // serve runs the server until a signal asks it to stop.
 func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdout, stderr io.Writer) int {
+	sig := startup.NotifySignals()
 	log, closeLog, err := startup.OpenLog(env, "namesrv", warnings, cfg.Objects()...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -69,7 +70,7 @@ func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdo
 	}
 	fmt.Fprintln(stdout, ns.BootMessage())
 	log.Info(ns.BootMessage())
-	startup.WaitForSignal(log)
+	startup.WaitForSignal(log, sig)
 	start := time.Now()
 	if err := ns.Close(); err != nil {
 		log.Warn("shutdown", zap.Error(err))

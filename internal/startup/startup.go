@@ -37,11 +37,18 @@ func DefaultRocketmqHome(env *conf.Env) {
 	env.Vars["ROCKETMQ_HOME"] = filepath.Dir(filepath.Dir(exe))
 }
 
-// WaitForSignal blocks until SIGTERM or SIGINT and logs Java's shutdown
-// hook line.
-func WaitForSignal(log *zap.Logger) {
+// NotifySignals starts catching SIGTERM and SIGINT, as Java installs its
+// shutdown hook before it starts: a signal that comes while the server
+// starts is kept for WaitForSignal instead of killing the process.
+func NotifySignals() <-chan os.Signal {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	return sig
+}
+
+// WaitForSignal blocks until a signal NotifySignals caught and logs
+// Java's shutdown hook line.
+func WaitForSignal(log *zap.Logger, sig <-chan os.Signal) {
 	s := <-sig
 	log.Info("Shutdown hook was invoked, signal " + s.String())
 }
