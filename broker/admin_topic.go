@@ -38,6 +38,9 @@ func (b *Broker) adminHandlers() map[remoting.RequestCode]remoting.Handler {
 	for code, h := range b.callConsumerHandlers() {
 		m[code] = h
 	}
+	for code, h := range b.opsHandlers() {
+		m[code] = h
+	}
 	return m
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -29,6 +30,9 @@ type Broker struct {
 	now       func() time.Time
 	storeHost netip.AddrPort
 	version   int32
+	// config is the Configuration GET_BROKER_CONFIG and
+	// UPDATE_BROKER_CONFIG read and update (over opts.Configs).
+	config *conf.Configuration
 
 	store   *store.Store
 	topics  *topicTable
@@ -63,6 +67,7 @@ func New(o Options) (*Broker, error) {
 	o = o.withDefaults()
 	host, _ := o.storeHost()
 	b := &Broker{opts: o, log: o.Logger, now: o.Now, storeHost: host, version: o.version(), stop: make(chan struct{})}
+	b.config = o.Configs.NewConfiguration()
 	if err := b.openTables(); err != nil {
 		return nil, err
 	}

@@ -325,3 +325,33 @@ func (t *clientTable) consumerIDs(group string) []string {
 	slices.Sort(ids)
 	return ids
 }
+
+// producerGroup returns copies of a producer group's connections; ok is
+// false when the group has none registered.
+func (t *clientTable) producerGroup(name string) (chans []clientChannel, ok bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	m, ok := t.producers[name]
+	if !ok {
+		return nil, false
+	}
+	chans = make([]clientChannel, 0, len(m))
+	for _, c := range m {
+		chans = append(chans, *c)
+	}
+	return chans, true
+}
+
+// groupsSubscribing is ConsumerManager.queryTopicConsumeByWho: the online
+// consumer groups that subscribe topic.
+func (t *clientTable) groupsSubscribing(topic string) []string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var out []string
+	for name, g := range t.consumers {
+		if _, ok := g.subs[topic]; ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -109,9 +109,11 @@ func (g *groupTable) put(c protocol.SubscriptionGroupConfig) {
 	g.persist()
 }
 
-// remove deletes a group; it reports whether it existed.
+// remove deletes a group and (5.x) its forbidden entries; it reports
+// whether the group existed.
 func (g *groupTable) remove(group string) bool {
 	g.mu.Lock()
+	delete(g.forbidden, group)
 	if _, ok := g.groups[group]; !ok {
 		g.mu.Unlock()
 		return false
@@ -141,4 +143,16 @@ func (g *groupTable) persist() {
 	if err := g.dir.PersistSubscriptionGroups(w); err != nil {
 		g.log.Error("persist subscriptionGroup.json failed", zap.Error(err))
 	}
+}
+
+// wrapper returns a copy of the whole table as subscriptionGroup.json
+// holds it (GET_ALL_SUBSCRIPTIONGROUP_CONFIG).
+func (g *groupTable) wrapper() *protocol.SubscriptionGroupWrapper {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	forbidden := make(map[string]map[string]int32, len(g.forbidden))
+	for group, topics := range g.forbidden {
+		forbidden[group] = maps.Clone(topics)
+	}
+	return &protocol.SubscriptionGroupWrapper{DataVersion: g.version, SubscriptionGroupTable: maps.Clone(g.groups), ForbiddenTable: forbidden}
 }

@@ -191,3 +191,11 @@ func cloneOffsets(m map[string]map[int32]int64) map[string]map[int32]int64 {
 	}
 	return out
 }
+
+// wrapper returns a copy of the table with its version, as
+// consumerOffset.json holds it (GET_ALL_CONSUMER_OFFSET).
+func (t *offsetTable) wrapper() *protocol.ConsumerOffsetSerializeWrapper {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return &protocol.ConsumerOffsetSerializeWrapper{DataVersion: t.version, OffsetTable: cloneOffsets(t.offsets)}
+}

@@ -296,3 +296,12 @@ func retryTopic(group string) string { return RetryGroupTopicPrefix + group }
 
 // dlqTopic is a group's dead-letter topic.
 func dlqTopic(group string) string { return DLQGroupTopicPrefix + group }
+
+// nextVersion bumps the table's version without a change of topics, as
+// UPDATE_BROKER_CONFIG does when brokerPermission changes, so that the
+// name servers take the next registration.
+func (t *topicTable) nextVersion() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.version.Next(t.now(), 0)
+}

@@ -1,0 +1,164 @@
+package broker
+
+// UPDATE_AND_CREATE_SUBSCRIPTIONGROUP (200), GET_ALL_SUBSCRIPTIONGROUP_CONFIG
+// (201), DELETE_SUBSCRIPTIONGROUP (207) and the 5.x
+// GET_SUBSCRIPTIONGROUP_CONFIG (352): AdminBrokerProcessor over
+// SubscriptionGroupManager.
+//
+//   - 200: no header; body a SubscriptionGroupConfig. Creates or replaces
+//     the group and persists subscriptionGroup.json; SUCCESS. An empty body
+//     changes nothing: SUCCESS on 4.x, SYSTEM_ERROR on 5.x (Java's
+//     NullPointerException). 5.x alters the group's attributes as
+//     AttributeUtil does; 5.3.3 knows no subscription group attribute, so
+//     any key is refused with SYSTEM_ERROR and the RuntimeException's text.
+//   - 201: no header; body the SubscriptionGroupWrapper of the line
+//     (dataVersion, 5.x forbiddenTable, subscriptionGroupTable).
+//   - 207: header groupName and removeOffset (4.x) or cleanOffset (5.x);
+//     the group goes (5.x: with its forbidden entries) and, when the flag
+//     is true, its consumer offsets. SUCCESS, also for an unknown group.
+//   - 352 (5.x): header group; body the group's config. The group is
+//     created as findSubscriptionGroupConfig does when
+//     autoCreateSubscriptionGroup is on (or it is a CID_RMQ_SYS_ group);
+//     otherwise SUBSCRIPTION_GROUP_NOT_EXIST "No group in this broker".
+//
+// On 4.x a SLAVE answers 200 and 207 with SYSTEM_ERROR (validateSlave).
+// Difference from Java: 352 does not check the group name's length and
+// characters before creating it.
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// slaveModifyRemark is validateSlave's remark.
+const slaveModifyRemark = "Can't modify topic or subscription group from slave broker, please execute it from master broker."
+
+// refuseOnSlave is 4.x validateSlave: the answer for a SLAVE, else nil.
+func (b *Broker) refuseOnSlave(cmd *remoting.Command) *remoting.Command {
+	if b.opts.Line < protocol.Line5 && b.opts.Configs.Store.BrokerRole == conf.Slave {
+		return b.response(cmd, remoting.SystemError, slaveModifyRemark)
+	}
+	return nil
+}
+
+// updateAndCreateSubscriptionGroup serves UPDATE_AND_CREATE_SUBSCRIPTIONGROUP.
+func (b *Broker) updateAndCreateSubscriptionGroup(req *remoting.Request) *remoting.Command {
+	cmd := req.Cmd
+	if resp := b.refuseOnSlave(cmd); resp != nil {
+		return resp
+	}
+	b.log.Info("updateAndCreateSubscriptionGroup called", zap.String("client", req.Ch.RemoteAddr()))
+	if len(cmd.Body) == 0 || string(cmd.Body) == "null" {
+		if b.opts.Line >= protocol.Line5 {
+			return b.response(cmd, remoting.SystemError, "java.lang.NullPointerException")
+		}
+		return b.response(cmd, remoting.Success, "")
+	}
+	c, err := protocol.DecodeSubscriptionGroupConfig(cmd.Body)
+	if err != nil {
+		return b.response(cmd, remoting.SystemError, err.Error())
+	}
+	if b.opts.Line >= protocol.Line5 {
+		old, exists := b.groups.get(c.GroupName)
+		if c.Attributes, err = alterGroupAttributes(!exists, old.Attributes, c.Attributes); err != nil {
+			return b.response(cmd, remoting.SystemError, "java.lang.RuntimeException: "+err.Error())
+		}
+	}
+	b.groups.put(c)
+	return b.response(cmd, remoting.Success, "")
+}
+
+// attributeError is the message of AttributeUtil's RuntimeException.
+type attributeError string
+
+func (e attributeError) Error() string { return string(e) }
+
+// alterGroupAttributes is AttributeUtil.alterCurrentAttributes over
+// 5.3.3's SubscriptionGroupAttributes.ALL, which is empty: keys are
+// "+name" to add or change and "-name" to delete; when requested is empty
+// the result is a copy of current.
+func alterGroupAttributes(create bool, current, requested map[string]string) (map[string]string, error) {
+	keys := slices.Sorted(maps.Keys(requested))
+	seen := map[string]bool{}
+	for _, key := range keys {
+		if key == "" {
+			return nil, attributeError("kv string format wrong.")
+		}
+		real := key[1:]
+		if real == "" || strings.ContainsAny(real, "+-") {
+			return nil, attributeError("kv string format wrong.")
+		}
+		if seen[real] {
+			return nil, attributeError("alter duplication key. key: " + real)
+		}
+		seen[real] = true
+		switch {
+		case create && key[0] != '+':
+			return nil, attributeError("only add attribute is supported while creating topic. key: " + real)
+		case !create && key[0] == '-':
+			if _, ok := current[real]; !ok {
+				return nil, attributeError("attempt to delete a nonexistent key: " + real)
+			}
+		case !create && key[0] != '+':
+			return nil, attributeError("wrong format key: " + real)
+		}
+	}
+	if len(keys) > 0 {
+		// SubscriptionGroupAttributes.ALL supports no key.
+		return nil, attributeError("unsupported key: " + keys[0][1:])
+	}
+	out := maps.Clone(current)
+	if out == nil {
+		out = map[string]string{}
+	}
+	return out, nil
+}
+
+// getAllSubscriptionGroup serves GET_ALL_SUBSCRIPTIONGROUP_CONFIG.
+func (b *Broker) getAllSubscriptionGroup(req *remoting.Request) *remoting.Command {
+	return b.jsonResponse(req.Cmd, b.groups.wrapper().AppendJSON(nil, b.opts.Line))
+}
+
+// deleteSubscriptionGroup serves DELETE_SUBSCRIPTIONGROUP.
+func (b *Broker) deleteSubscriptionGroup(req *remoting.Request) *remoting.Command {
+	cmd := req.Cmd
+	if resp := b.refuseOnSlave(cmd); resp != nil {
+		return resp
+	}
+	if resp := b.requiredFields(cmd, "groupName"); resp != nil {
+		return resp
+	}
+	group := cmd.ExtString("groupName")
+	b.log.Info("deleteSubscriptionGroup called", zap.String("group", group), zap.String("client", req.Ch.RemoteAddr()))
+	if !b.groups.remove(group) {
+		b.log.Warn("delete subscription group failed, subscription groupName not exist", zap.String("group", group))
+	}
+	flag := "removeOffset"
+	if b.opts.Line >= protocol.Line5 {
+		flag = "cleanOffset"
+	}
+	if cmd.ExtBool(flag) {
+		b.offsets.removeGroup(group, "")
+		b.log.Warn("clean group offset", zap.String("group", group))
+	}
+	return b.response(cmd, remoting.Success, "")
+}
+
+// getSubscriptionGroup serves the 5.x GET_SUBSCRIPTIONGROUP_CONFIG.
+func (b *Broker) getSubscriptionGroup(req *remoting.Request) *remoting.Command {
+	if resp := b.requiredFields(req.Cmd, "group"); resp != nil {
+		return resp
+	}
+	c, ok := b.groups.find(req.Cmd.ExtString("group"))
+	if !ok {
+		return b.response(req.Cmd, remoting.SubscriptionGroupNotExist, "No group in this broker")
+	}
+	return b.jsonResponse(req.Cmd, c.AppendJSON(nil, b.opts.Line))
+}

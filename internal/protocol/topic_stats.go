@@ -1,0 +1,62 @@
+package protocol
+
+import (
+	"slices"
+	"strings"
+)
+
+// TopicOffset is the range of one queue of a topic.
+type TopicOffset struct {
+	MinOffset           int64
+	MaxOffset           int64
+	LastUpdateTimestamp int64
+}
+
+// TopicStatsTable is the body of GET_TOPIC_STATS_INFO: every queue of a
+// topic on one broker with its offsets and the store time of its last
+// message.
+//
+// JSON (wire format: do not change); topicPutTps is 5.x's:
+//
+//	{"offsetTable":{{MessageQueue}:{"lastUpdateTimestamp":1700000000000,"maxOffset":3,"minOffset":0},...}[,"topicPutTps":0.0]}
+type TopicStatsTable struct {
+	OffsetTable map[MessageQueue]TopicOffset
+	TopicPutTps float64
+}
+
+// AppendJSON appends the fastjson form of line, queues sorted by topic,
+// broker and queue id (Java writes hash order; readers do not care).
+func (t *TopicStatsTable) AppendJSON(dst []byte, line Line) []byte {
+	dst = append(appendField(append(dst, '{'), "offsetTable"), '{')
+	for _, q := range sortedQueues(t.OffsetTable) {
+		o := t.OffsetTable[q]
+		dst = append(q.AppendJSON(comma(dst)), ':', '{')
+		dst = appendIntField(dst, "lastUpdateTimestamp", o.LastUpdateTimestamp, Fastjson)
+		dst = appendIntField(dst, "maxOffset", o.MaxOffset, Fastjson)
+		dst = appendIntField(dst, "minOffset", o.MinOffset, Fastjson)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, '}')
+	if line.v5() {
+		dst = AppendJavaDouble(appendField(dst, "topicPutTps"), t.TopicPutTps)
+	}
+	return append(dst, '}')
+}
+
+// sortedQueues returns the keys of m by topic, broker name and queue id.
+func sortedQueues[V any](m map[MessageQueue]V) []MessageQueue {
+	queues := make([]MessageQueue, 0, len(m))
+	for q := range m {
+		queues = append(queues, q)
+	}
+	slices.SortFunc(queues, func(a, b MessageQueue) int {
+		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.BrokerName, b.BrokerName); c != 0 {
+			return c
+		}
+		return int(a.QueueID - b.QueueID)
+	})
+	return queues
+}
