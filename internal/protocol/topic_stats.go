@@ -1,9 +1,6 @@
 package protocol
 
-import (
-	"slices"
-	"strings"
-)
+import ()
 
 // TopicOffset is the range of one queue of a topic.
 type TopicOffset struct {
@@ -41,22 +38,4 @@ func (t *TopicStatsTable) AppendJSON(dst []byte, line Line) []byte {
 		dst = AppendJavaDouble(appendField(dst, "topicPutTps"), t.TopicPutTps)
 	}
 	return append(dst, '}')
-}
-
-// sortedQueues returns the keys of m by topic, broker name and queue id.
-func sortedQueues[V any](m map[MessageQueue]V) []MessageQueue {
-	queues := make([]MessageQueue, 0, len(m))
-	for q := range m {
-		queues = append(queues, q)
-	}
-	slices.SortFunc(queues, func(a, b MessageQueue) int {
-		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.BrokerName, b.BrokerName); c != 0 {
-			return c
-		}
-		return int(a.QueueID - b.QueueID)
-	})
-	return queues
 }
