@@ -7,6 +7,7 @@
 #   sh compat/ref-servers.sh status
 #   sh compat/ref-servers.sh restart-broker a   # or b: SIGTERM, wait, start again
 #   sh compat/ref-servers.sh restart-broker a java   # ... as the Java (or go) broker, same store
+#   sh compat/ref-servers.sh restart-broker a --kill # SIGKILL instead of SIGTERM (a crash)
 #
 # Which implementation runs each server:
 #   NAMESRV_IMPL=java|go   go runs $RMQGO_NAMESRV_BIN -c <namesrv.properties>
@@ -37,6 +38,15 @@
 # the run's choices (line, BROKER_IMPL, RMQGO_BROKER_BIN) from RUN_DIR/env.sh,
 # so it needs only RUN_DIR; the earlier output is kept as stdout.log.1, .2...
 # The tests call it through COMPAT_SERVERS_SCRIPT and COMPAT_RUN_DIR (env.sh).
+# With --kill it sends SIGKILL instead (no shutdown hook: the broker restarts
+# on a store it did not close, as after a crash) and waits for the process to
+# be gone before it starts the broker again.
+#
+# Every generated broker.conf has transactionCheckInterval=1000: the broker
+# looks for half messages to check every second instead of every 60 s (4.9.7;
+# 30 s on 5.3.3), so that a transaction test sees its check-back within
+# transactionTimeOut (Java's default 6 s, which is kept: a half message is
+# checked once it is 6 s old) plus a second. BROKER_CONF_EXTRA can override it.
 #
 # BROKER_CONF_EXTRA: lines appended to every generated broker.conf, after the
 # defaults (java.util.Properties: a later key wins), e.g.
@@ -228,6 +238,8 @@ autoCreateTopicEnable=true
 storePathRootDir=$dir/store
 storePathCommitLog=$dir/store/commitlog
 mappedFileSizeCommitLog=67108864
+# Transaction check-backs within seconds for the transaction tests (see the top of ref-servers.sh).
+transactionCheckInterval=1000
 EOF
   if [ -n "${BROKER_CONF_EXTRA:-}" ]; then
     printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"
@@ -274,6 +286,21 @@ signal_one() {
   [ -f "$1/pid" ] || return 0
   pid=$(cat "$1/pid")
   if is_ours "$pid" "$1"; then kill -TERM "$pid" 2>/dev/null; else rm -f "$1/pid"; fi
+}
+
+# kill_one DIR: SIGKILL to the server of DIR if it is still the process we
+# started, and waits (up to 60 s) until it is gone.
+kill_one() {
+  [ -f "$1/pid" ] || return 0
+  pid=$(cat "$1/pid")
+  if is_ours "$pid" "$1"; then
+    kill -KILL "$pid" 2>/dev/null
+    n=0
+    while is_ours "$pid" "$1" && [ $n -lt 200 ]; do sleep 0.3; n=$((n + 1)); done
+    if is_ours "$pid" "$1"; then log "$(basename "$1") (pid $pid) still there 60s after SIGKILL"; return 1; fi
+    log "$(basename "$1") (pid $pid) killed"
+  fi
+  rm -f "$1/pid"
 }
 
 # reap_one DIR: waits for the signalled server of DIR; SIGKILL after 90 s.
@@ -399,15 +426,26 @@ start_all() {
   cat "$RUN_DIR/env.sh"
 }
 
-# restart_broker a|b: SIGTERM to that broker, wait for it to exit, start it
-# again with the same broker.conf, store and implementation as the run that
-# RUN_DIR/env.sh describes, and wait for its boot line.
+# restart_broker a|b [java|go] [--kill]: SIGTERM (--kill: SIGKILL) to that
+# broker, wait for it to exit, start it again with the same broker.conf, store
+# and implementation as the run that RUN_DIR/env.sh describes, and wait for its
+# boot line.
 restart_broker() {
   case ${1:-} in
     a|b) bname=broker-$1 ;;
     broker-a|broker-b) bname=$1 ;;
     *) die "restart-broker: which broker, a or b? (got '${1:-}')" ;;
   esac
+  shift
+  impl_arg="" kill_it=0
+  for a in "$@"; do
+    case $a in
+      --kill) kill_it=1 ;;
+      java|go) impl_arg=$a ;;
+      "") ;;
+      *) die "restart-broker: unknown argument '$a' (java, go or --kill)" ;;
+    esac
+  done
   dir=$RUN_DIR/$bname
   { [ -f "$RUN_DIR/env.sh" ] && [ -f "$dir/broker.conf" ]; } ||
     die "restart-broker: no $RUN_DIR/env.sh or $dir/broker.conf; start the servers first"
@@ -416,7 +454,7 @@ restart_broker() {
   . "$RUN_DIR/env.sh"
   # An explicit implementation restarts the broker as the other one on the
   # same store (the store handover test); the next plain restart goes back.
-  if [ -n "${2:-}" ]; then BROKER_IMPL=$2; fi
+  if [ -n "$impl_arg" ]; then BROKER_IMPL=$impl_arg; fi
   LINE=$REF_SERVER_LINE
   line_vars
   ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
@@ -425,7 +463,10 @@ restart_broker() {
     go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "restart-broker: RMQGO_BROKER_BIN=${RMQGO_BROKER_BIN:-} is not executable" ;;
     *) die "restart-broker: BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
   esac
-  if [ -f "$dir/pid" ]; then
+  if [ -f "$dir/pid" ] && [ "$kill_it" = 1 ]; then
+    log "$bname: SIGKILL to pid $(cat "$dir/pid")"
+    kill_one "$dir" || exit 1
+  elif [ -f "$dir/pid" ]; then
     log "$bname: SIGTERM to pid $(cat "$dir/pid")"
     signal_one "$dir"
     reap_one "$dir"
@@ -447,6 +488,6 @@ case $cmd in
   start) LINE=${2:-4}; start_all ;;
   stop) stop_all ;;
   status) status_all ;;
-  restart-broker) restart_broker "${2:-}" "${3:-}" ;;
-  *) echo "usage: $0 start [4|5] | stop | status | restart-broker a|b [java|go]" >&2; exit 2 ;;
+  restart-broker) shift; restart_broker "$@" ;;
+  *) echo "usage: $0 start [4|5] | stop | status | restart-broker a|b [java|go] [--kill]" >&2; exit 2 ;;
 esac

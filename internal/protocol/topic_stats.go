@@ -1,7 +1,5 @@
 package protocol
 
-import ()
-
 // TopicOffset is the range of one queue of a topic.
 type TopicOffset struct {
 	MinOffset           int64

@@ -30,11 +30,28 @@ final class RefServers {
      */
     static void restartBroker(String which, String impl, long timeoutSeconds)
         throws IOException, InterruptedException {
+        restartBroker(which, impl, false, timeoutSeconds);
+    }
+
+    /**
+     * restart-broker a|b --kill: SIGKILL to the broker (a crash: no shutdown hook, the store is not
+     * closed), wait until it is gone, start it again on the same broker.conf and store, wait for its
+     * boot line.
+     */
+    static void killAndRestartBroker(String which, long timeoutSeconds) throws IOException, InterruptedException {
+        restartBroker(which, "", true, timeoutSeconds);
+    }
+
+    private static void restartBroker(String which, String impl, boolean kill, long timeoutSeconds)
+        throws IOException, InterruptedException {
         Path runDir = Path.of(Env.runDir());
         Path log = runDir.resolve("restart-broker-" + which + "-" + System.currentTimeMillis() + ".log");
         List<String> cmd = new java.util.ArrayList<>(List.of("sh", Env.serversScript(), "restart-broker", which));
         if (!impl.isEmpty()) {
             cmd.add(impl);
+        }
+        if (kill) {
+            cmd.add("--kill");
         }
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("RUN_DIR", runDir.toString());
