@@ -222,8 +222,11 @@ class PullConsumerTest {
         assertEquals(2, mqs.size(), "queues of " + topic + ": " + mqs);
         MessageQueue q0 = mqs.stream().filter(q -> q.getQueueId() == 0).findFirst().orElseThrow();
         MessageQueue q1 = mqs.stream().filter(q -> q.getQueueId() == 1).findFirst().orElseThrow();
+        Eventually.eventually("queue 0 holds the six messages", () -> {
+            assertEquals(6, c.maxOffset(q0), "maxOffset of queue 0");
+            return null;
+        });
         assertEquals(0, c.minOffset(q0), "minOffset of queue 0");
-        assertEquals(6, c.maxOffset(q0), "maxOffset of queue 0");
         assertEquals(0, c.maxOffset(q1), "maxOffset of the empty queue 1");
 
         PullResult all = c.pull(q0, "*", 0, 32);
@@ -262,6 +265,11 @@ class PullConsumerTest {
 
         // What arrives after a NO_NEW_MSG is found at the nextBeginOffset it gave.
         List<String> more = send(topic, "more", 2, 0);
+        // A send returns once the message is in the commitlog; the queue entry follows a moment later.
+        Eventually.eventually("queue 0 holds the two new messages", () -> {
+            assertEquals(8, c.maxOffset(q0));
+            return null;
+        });
         PullResult found = c.pull(q0, "*", none.getNextBeginOffset(), 32);
         assertEquals(PullStatus.FOUND, found.getPullStatus(), found.toString());
         assertEquals(more, bodies(found.getMsgFoundList()), "bodies after the first NO_NEW_MSG");
