@@ -45,6 +45,7 @@ type Broker struct {
 
 	schedule *scheduleService
 	stats    *runtimeStats
+	filters  *filterTable
 	timer    *timerService
 	tx       *transactionService
 
@@ -103,6 +104,9 @@ func (b *Broker) openTables() error {
 		return fmt.Errorf("broker: %w", err)
 	}
 	if b.offsets, err = newOffsetTable(dir, b.log, b.now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.filters, err = newFilterTable(dir, b.log, b.opts.Line); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
 	if b.schedule, err = newScheduleService(b, dir); err != nil {
@@ -209,6 +213,7 @@ func (b *Broker) Close() error {
 		b.wg.Wait()
 		b.reg.close()
 		b.offsets.persist(true)
+		b.filters.persist()
 		b.schedule.persist(true)
 		b.timer.persist()
 		errs = append(errs, b.store.Close())
@@ -232,6 +237,7 @@ func (b *Broker) persistLoop(stop <-chan struct{}) {
 			return
 		case <-t.C:
 			b.offsets.persist(false)
+			b.filters.persist()
 		}
 	}
 }

@@ -16,9 +16,11 @@ package broker
 // {"consumerIdList":[...]}, or SYSTEM_ERROR "no consumer for this group, g".
 
 import (
+	"errors"
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/sql92"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -60,6 +62,9 @@ func (b *Broker) registerConsumer(cd *consumerData, info clientChannel) {
 		}
 	}
 	changed, notify := b.clients.registerConsumer(cd, info)
+	for _, sub := range cd.SubscriptionDataSet {
+		b.filters.register(cd.GroupName, sub, b.now().UnixMilli())
+	}
 	if changed {
 		b.log.Info("registerConsumer info changed", zap.String("group", cd.GroupName), zap.String("clientId", info.clientID))
 		if notifyEnabled {
@@ -98,7 +103,8 @@ func (b *Broker) unregisterClient(req *remoting.Request) *remoting.Command {
 }
 
 // checkClientConfig serves CHECK_CLIENT_CONFIG: a TAG subscription is
-// always fine; SQL92 needs enablePropertyFilter.
+// always fine; SQL92 needs enablePropertyFilter and an expression that
+// compiles.
 func (b *Broker) checkClientConfig(req *remoting.Request) *remoting.Command {
 	var body struct {
 		Group            string           `json:"group"`
@@ -108,10 +114,28 @@ func (b *Broker) checkClientConfig(req *remoting.Request) *remoting.Command {
 		return b.response(req.Cmd, remoting.SystemError, err.Error())
 	}
 	t := body.SubscriptionData.ExpressionType
-	if t != "" && t != expressionTypeTag && !b.opts.Configs.Broker.EnablePropertyFilter {
+	if t == "" || t == expressionTypeTag {
+		return b.response(req.Cmd, remoting.Success, "")
+	}
+	if !b.opts.Configs.Broker.EnablePropertyFilter {
 		return b.response(req.Cmd, remoting.SystemError, "The broker does not support consumer to filter message by "+t)
 	}
+	if _, err := b.filters.compile(body.SubscriptionData.SubString); err != nil {
+		b.log.Warn("Client filter message, but failed to compile expression", zap.String("group", body.Group),
+			zap.String("expression", body.SubscriptionData.SubString), zap.Error(err))
+		return b.response(req.Cmd, remoting.SubscriptionParseFailed, javaErrorText(err))
+	}
 	return b.response(req.Cmd, remoting.Success, "")
+}
+
+// javaErrorText is what Java's MQFilterException.getMessage says of a
+// compile error: the cause's toString.
+func javaErrorText(err error) string {
+	var e *sql92.Error
+	if errors.As(err, &e) {
+		return e.JavaText()
+	}
+	return err.Error()
 }
 
 // getConsumerListByGroup serves GET_CONSUMER_LIST_BY_GROUP.

@@ -98,10 +98,14 @@ func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting
 	if fail != nil {
 		return b.fail(resp, fail)
 	}
+	props, fail := b.sqlFilter(h, sub)
+	if fail != nil {
+		return b.fail(resp, fail)
+	}
 	if off, ok := b.offsets.takeReset(h.group, h.topic, h.queueID); ok {
 		return b.pullReset(resp, h, off)
 	}
-	res := b.store.GetMessages(h.topic, h.queueID, h.queueOffset, int(h.maxMsgNums), tagFilter(sub))
+	res := b.store.GetMessagesMatching(h.topic, h.queueID, h.queueOffset, int(h.maxMsgNums), tagFilter(sub), props)
 	resp.SetExt("nextBeginOffset", itoa(res.NextBeginOffset))
 	resp.SetExt("minOffset", itoa(res.MinOffset))
 	resp.SetExt("maxOffset", itoa(res.MaxOffset))
@@ -235,12 +239,35 @@ func (b *Broker) checkPull(req *remoting.Request, h *pullHeader) (protocol.Subsc
 	} else if gc, sub, fail = b.registeredSubscription(gc, h); fail != nil {
 		return gc, sub, fail
 	}
-	if t := sub.ExpressionType; t != "" && t != expressionTypeTag {
-		// SQL92 filtering is not implemented: refuse rather than deliver
-		// messages the expression would exclude.
-		return gc, sub, &sendFailure{remoting.SystemError, "The broker does not support consumer to filter message by " + t}
-	}
 	return gc, sub, nil
+}
+
+// sqlFilter finds the SQL92 filter of a pull (nil for a TAG
+// subscription): the pull's own expression, or the one the group's
+// heartbeats registered.
+func (b *Broker) sqlFilter(h *pullHeader, sub subscriptionData) (store.PropertyFilter, *sendFailure) {
+	t := sub.ExpressionType
+	if t == "" || t == expressionTypeTag {
+		return nil, nil
+	}
+	if !b.opts.Configs.Broker.EnablePropertyFilter {
+		return nil, &sendFailure{remoting.SystemError, "The broker does not support consumer to filter message by " + t}
+	}
+	if h.sysFlag&pullFlagSubscription != 0 {
+		expr, err := b.filters.compile(sub.SubString)
+		if err != nil {
+			return nil, &sendFailure{remoting.SubscriptionParseFailed, javaErrorText(err)}
+		}
+		return propertyFilter(expr), nil
+	}
+	f, ok := b.filters.get(h.topic, h.group)
+	if !ok {
+		return nil, &sendFailure{remoting.FilterDataNotExist, "The broker's consumer filter data is not exist!Your expression may be wrong!"}
+	}
+	if f.data.ClientVersion < h.subVersion {
+		return nil, &sendFailure{remoting.FilterDataNotLatest, "the consumer's consumer filter data not latest"}
+	}
+	return propertyFilter(f.expr), nil
 }
 
 // registeredSubscription finds the subscription a pull without one uses.

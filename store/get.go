@@ -86,13 +86,24 @@ type TagFilter func(tagsCode int64) bool
 // found, NextBeginOffset where to continue, and the batch stops at the
 // transfer limits for data in memory or on disk.
 func (s *Store) GetMessages(topic string, queueID int32, offset int64, maxMsgs int, filter TagFilter) *GetResult {
+	return s.GetMessagesMatching(topic, queueID, offset, maxMsgs, filter, nil)
+}
+
+// PropertyFilter reports whether a message is wanted, given its encoded
+// properties (isMatchedByCommitLog: the SQL92 filters).
+type PropertyFilter func(properties []byte) bool
+
+// GetMessagesMatching is GetMessages with a second filter, on the
+// properties of each record the tag filter let through; a record it
+// refuses is skipped as one of another tag is.
+func (s *Store) GetMessagesMatching(topic string, queueID int32, offset int64, maxMsgs int, filter TagFilter, props PropertyFilter) *GetResult {
 	began := time.Now()
-	res := s.getMessages(topic, queueID, offset, maxMsgs, filter)
+	res := s.getMessages(topic, queueID, offset, maxMsgs, filter, props)
 	s.stats.recordGet(res.Status == GetFound, len(res.Messages), time.Since(began))
 	return res
 }
 
-func (s *Store) getMessages(topic string, queueID int32, offset int64, maxMsgs int, filter TagFilter) *GetResult {
+func (s *Store) getMessages(topic string, queueID int32, offset int64, maxMsgs int, filter TagFilter, props PropertyFilter) *GetResult {
 	res := &GetResult{Status: GetNoMessageInQueue, NextBeginOffset: offset}
 	cq := s.cqs.find(topic, queueID)
 	if cq == nil {
@@ -110,13 +121,13 @@ func (s *Store) getMessages(topic string, queueID int32, offset int64, maxMsgs i
 	case offset > res.MaxOffset:
 		res.Status, res.NextBeginOffset = GetOffsetOverflowBadly, res.MaxOffset
 	default:
-		s.readUnits(cq, offset, maxMsgs, filter, res)
+		s.readUnits(cq, offset, maxMsgs, filter, props, res)
 	}
 	return res
 }
 
 // readUnits walks the consume queue from offset and collects the records.
-func (s *Store) readUnits(cq *consumeQueue, offset int64, maxMsgs int, filter TagFilter, res *GetResult) {
+func (s *Store) readUnits(cq *consumeQueue, offset int64, maxMsgs int, filter TagFilter, props PropertyFilter, res *GetResult) {
 	units, release, ok := cq.units(offset)
 	if !ok {
 		res.Status = GetOffsetFoundNull
@@ -152,12 +163,23 @@ func (s *Store) readUnits(cq *consumeQueue, offset int64, maxMsgs int, filter Ta
 			skipBelow = s.nextCommitLogFile(u.offset)
 			continue
 		}
+		if props != nil && !matchesProperties(data, props) {
+			rel()
+			continue
+		}
 		res.add(StoredMessage{Data: data, CommitLogOffset: u.offset, QueueOffset: offset + int64(i/cqUnitSize), TagsCode: u.tagsCode}, rel)
 		res.Status = GetFound
 		skipBelow = -1
 	}
 	res.NextBeginOffset = offset + int64(i/cqUnitSize)
 	res.SuggestPullingFromSlave = maxPhy-lastPhy > memory
+}
+
+// matchesProperties runs a property filter on a record; a record that
+// does not decode is not wanted.
+func matchesProperties(data []byte, props PropertyFilter) bool {
+	r, check, _ := decodeRecord(data, false)
+	return check == recordOK && props(r.Properties)
 }
 
 // batchFull is isTheBatchFull: the count limit, then the byte and count
