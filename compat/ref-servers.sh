@@ -240,6 +240,8 @@ storePathCommitLog=$dir/store/commitlog
 mappedFileSizeCommitLog=67108864
 # Transaction check-backs within seconds for the transaction tests (see the top of ref-servers.sh).
 transactionCheckInterval=1000
+# SQL92 subscriptions (MessageSelector.bySql), off by default in Java, for SqlFilterTest.
+enablePropertyFilter=true
 EOF
   if [ -n "${BROKER_CONF_EXTRA:-}" ]; then
     printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"
