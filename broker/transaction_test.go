@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
@@ -158,4 +159,15 @@ func TestUnansweredHalfMessageIsCheckedThenDiscarded(t *testing.T) {
 		return b.offsets.query(txCheckGroup, TopicTransHalf, 0) == b.store.MaxOffset(TopicTransHalf, 0)
 	}, "discarded after transactionCheckMax checks: the check passes the end of the half queue")
 	assert.Equal(t, int64(1), b.store.MaxOffset("TC", 0), "the discarded one is never committed")
+}
+
+// A slave refuses END_TRANSACTION: only the master decides transactions.
+func TestSlaveRefusesEndTransaction(t *testing.T) {
+	c := testConfigs(t.TempDir(), "")
+	c.Store.BrokerRole = conf.Slave
+	c.Broker.BrokerId = 1
+	b := startBroker(t, c, nil)
+	cl := newClient(t, nil)
+	resp := invoke(t, cl, b.Addr(), endTxRequest("PG", 0, 0, txCommit, false, "U1"))
+	assert.Equal(t, int32(remoting.SlaveNotAvailable), resp.Code)
 }
