@@ -80,7 +80,9 @@ func (t *filterTable) putLocked(topic, group string, f *compiledFilter) {
 }
 
 // compile compiles an expression of the broker's line.
-func (t *filterTable) compile(expr string) (*sql92.Expr, error) { return sql92.Compile(expr, t.dialect) }
+func (t *filterTable) compile(expr string) (*sql92.Expr, error) {
+	return sql92.Compile(expr, t.dialect)
+}
 
 // register is ConsumerFilterManager.register for one subscription of a
 // heartbeat: a new filter, or one with a newer subVersion, replaces the

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +12,7 @@ import (
 
 func resetRequest(topic, group string, ts int64, force bool) *remoting.Command {
 	return remoting.NewRequest(remoting.InvokeBrokerToResetOffset, map[string]string{
-		"topic": topic, "group": group, "timestamp": itoa(ts), "isForce": boolText(force)})
+		"topic": topic, "group": group, "timestamp": itoa(ts), "isForce": strconv.FormatBool(force)})
 }
 
 // 4.x: the online consumers are told the offsets at the time and move

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -27,15 +28,8 @@ func halfRequest(topic, uniq string, body []byte) *remoting.Command {
 func endTxRequest(group string, queueOffset, commitLogOffset int64, verdict int32, fromCheck bool, uniq string) *remoting.Command {
 	return remoting.NewRequest(remoting.EndTransaction, map[string]string{
 		"producerGroup": group, "tranStateTableOffset": itoa(queueOffset), "commitLogOffset": itoa(commitLogOffset),
-		"commitOrRollback": itoa(verdict), "fromTransactionCheck": boolText(fromCheck), "msgId": uniq, "transactionId": uniq,
+		"commitOrRollback": itoa(verdict), "fromTransactionCheck": strconv.FormatBool(fromCheck), "msgId": uniq, "transactionId": uniq,
 	})
-}
-
-func boolText(v bool) string {
-	if v {
-		return "true"
-	}
-	return "false"
 }
 
 // sendHalf sends a half message and returns its queue and commitlog

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
 // ErrParse is what every compile error wraps.
@@ -76,7 +78,7 @@ func (c constant) String() string {
 	case string:
 		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
 	case float64:
-		return javaDouble(v)
+		return string(protocol.AppendJavaDouble(nil, v))
 	}
 	return strconv.FormatInt(toInt64(c.v), 10)
 }
@@ -508,15 +510,6 @@ func javaParseDouble(s string) (float64, bool) {
 		return 0, false
 	}
 	return d, true
-}
-
-// javaDouble is Double.toString for the values a literal can hold.
-func javaDouble(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".eE") {
-		s += ".0"
-	}
-	return s
 }
 
 func toInt64(v any) int64 {

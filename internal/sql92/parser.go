@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
 // Expr is a compiled expression.
@@ -500,7 +502,7 @@ func javaValue(v any) string {
 	case string:
 		return x
 	case float64:
-		return javaDouble(x)
+		return string(protocol.AppendJavaDouble(nil, x))
 	case bool:
 		return strconv.FormatBool(x)
 	}
