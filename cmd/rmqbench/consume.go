@@ -126,6 +126,7 @@ func runConsume(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	res := c.run(ctx, offsets, stdout)
 	fmt.Fprintln(stdout, res.human())
 	printCodes(stdout, c.stats.codeResults())
+	c.stats.printSlow(stdout)
 	fmt.Fprintln(stdout, res.json())
 	if res.Messages == 0 {
 		return 1
@@ -331,9 +332,11 @@ func (c *consumer) handlePull(q messageQueue, offset int64, resp *remoting.Comma
 // receive records the messages of a pull body.
 func (c *consumer) receive(body []byte) error {
 	now := time.Now()
-	var borns []int64
-	err := decodePullBody(body, func(r *store.Record) { borns = append(borns, r.BornTimestamp) })
-	if total := c.stats.received(now, borns); c.f.count > 0 && total >= uint64(c.f.count) {
+	var msgs []arrival
+	err := decodePullBody(body, func(r *store.Record) {
+		msgs = append(msgs, arrival{broker: r.StoreHost, queueID: r.QueueID, queueOffset: r.QueueOffset, bornMillis: r.BornTimestamp, storedMillis: r.StoreTimestamp})
+	})
+	if total := c.stats.received(now, msgs); c.f.count > 0 && total >= uint64(c.f.count) {
 		c.stop()
 	}
 	return err

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -19,22 +20,63 @@ type consumeStats struct {
 	lastErr         error
 	pulls           uint64 // pulls answered or failed since the last progress line
 	first, last     time.Time
+	// next is the queue offset each queue is expected to deliver next:
+	// a message below it arrived a second time.
+	next  map[queueOf]int64
+	again uint64
+	slow  []string // the first slowDetails slow or repeated messages
 }
 
-func newConsumeStats() *consumeStats { return &consumeStats{codes: map[int32]uint64{}} }
+// slowAfter is the end-to-end latency above which a message is described
+// at the end of the run (queue, offset, born, stored, received), to tell a
+// slow store from a slow or repeated delivery.
+const (
+	slowAfter   = time.Second
+	slowDetails = 10
+)
 
-// received records messages born at borns (ms since the epoch) that
-// arrived at now, and returns how many arrived in all.
-func (s *consumeStats) received(now time.Time, borns []int64) uint64 {
+func newConsumeStats() *consumeStats {
+	return &consumeStats{codes: map[int32]uint64{}, next: map[queueOf]int64{}}
+}
+
+// queueOf names a queue by its broker (the records' store host) and id.
+type queueOf struct {
+	broker  netip.AddrPort
+	queueID int32
+}
+
+// arrival is what the stats keep of one message received.
+type arrival struct {
+	broker                   netip.AddrPort
+	queueID                  int32
+	queueOffset              int64
+	bornMillis, storedMillis int64
+}
+
+// received records messages that arrived at now, and returns how many
+// arrived in all.
+func (s *consumeStats) received(now time.Time, msgs []arrival) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	nowNs := now.UnixNano()
-	for _, born := range borns {
-		d := time.Duration(nowNs - born*int64(time.Millisecond))
+	for _, m := range msgs {
+		d := time.Duration(nowNs - m.bornMillis*int64(time.Millisecond))
 		s.interval.record(d)
 		s.total.record(d)
+		repeated := false
+		q := queueOf{m.broker, m.queueID}
+		if next, ok := s.next[q]; ok && m.queueOffset < next {
+			s.again++
+			repeated = true
+		} else {
+			s.next[q] = m.queueOffset + 1
+		}
+		if (d > slowAfter || repeated) && len(s.slow) < slowDetails {
+			s.slow = append(s.slow, fmt.Sprintf("queue %d offset %d: born %d, stored +%d ms, received +%d ms, again=%t",
+				m.queueID, m.queueOffset, m.bornMillis, m.storedMillis-m.bornMillis, now.UnixMilli()-m.bornMillis, repeated))
+		}
 	}
-	if len(borns) > 0 {
+	if len(msgs) > 0 {
 		if s.first.IsZero() {
 			s.first = now
 		}
@@ -97,6 +139,19 @@ func (s *consumeStats) progressLine(elapsed time.Duration) string {
 }
 
 // codeResults gives the pull answers in the shape printCodes prints.
+// printSlow writes how many messages arrived a second time and the
+// details of the first slow or repeated ones.
+func (s *consumeStats) printSlow(out io.Writer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.again > 0 {
+		fmt.Fprintf(out, "  received again (below an offset already received on its queue): %d\n", s.again)
+	}
+	for _, line := range s.slow {
+		fmt.Fprintf(out, "  slow or repeated: %s\n", line)
+	}
+}
+
 func (s *consumeStats) codeResults() *results {
 	s.mu.Lock()
 	defer s.mu.Unlock()
