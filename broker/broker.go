@@ -229,15 +229,22 @@ func (b *Broker) persistLoop(stop <-chan struct{}) {
 	if every <= 0 {
 		every = 5 * time.Second
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
+	runEvery(stop, every, func() {
+		b.offsets.persist(false)
+		b.filters.persist()
+	})
+}
+
+// runEvery is a background service's loop: fn every period until stop.
+func runEvery(stop <-chan struct{}, period time.Duration, fn func()) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
 	for {
 		select {
 		case <-stop:
 			return
-		case <-t.C:
-			b.offsets.persist(false)
-			b.filters.persist()
+		case <-tick.C:
+			fn()
 		}
 	}
 }

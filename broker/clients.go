@@ -242,19 +242,12 @@ func (t *clientTable) removeChannel(ch *remoting.Channel, why string) {
 // expiryLoop closes connections that sent no heartbeat for 120 s, as
 // ClientHousekeepingService does every 10 s.
 func (t *clientTable) expiryLoop(stop <-chan struct{}) {
-	tick := time.NewTicker(expiryScan)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-			for _, ch := range t.expired(t.b.now()) {
-				t.removeChannel(ch, "expired")
-				_ = ch.Close()
-			}
+	runEvery(stop, expiryScan, func() {
+		for _, ch := range t.expired(t.b.now()) {
+			t.removeChannel(ch, "expired")
+			_ = ch.Close()
 		}
-	}
+	})
 }
 
 // expired lists connections whose last heartbeat is older than

@@ -117,16 +117,7 @@ func (p *pullHolds) rerun(x *parkedPull) {
 
 // loop expires the pulls whose time is up.
 func (p *pullHolds) loop(stop <-chan struct{}) {
-	tick := time.NewTicker(holdCheckInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-			p.expire(p.b.now())
-		}
-	}
+	runEvery(stop, holdCheckInterval, func() { p.expire(p.b.now()) })
 }
 
 // expire re-runs every pull past its deadline.

@@ -64,17 +64,8 @@ func newRuntimeStats(b *Broker) *runtimeStats {
 
 // loop samples every second until stop.
 func (r *runtimeStats) loop(stop <-chan struct{}) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
 	r.sample()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-			r.sample()
-		}
-	}
+	runEvery(stop, time.Second, r.sample)
 }
 
 // sample takes one snapshot and, on a new day, moves the daily marks.

@@ -90,19 +90,12 @@ func (s *scheduleService) start() {
 // loop delivers due messages until stop, persisting the offsets every
 // flushDelayOffsetInterval.
 func (s *scheduleService) loop(stop <-chan struct{}) {
-	tick := time.NewTicker(scheduleTick)
-	defer tick.Stop()
 	every := ms(s.b.opts.Configs.Store.FlushDelayOffsetInterval)
 	if every <= 0 {
 		every = 10 * time.Second
 	}
 	lastPersist := time.Now()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-		}
+	runEvery(stop, scheduleTick, func() {
 		for level := int32(1); level <= s.maxLevel(); level++ {
 			s.deliverDue(level, stop)
 		}
@@ -110,7 +103,7 @@ func (s *scheduleService) loop(stop <-chan struct{}) {
 			s.persist(false)
 			lastPersist = time.Now()
 		}
-	}
+	})
 }
 
 // offset is a level's next offset to deliver.

@@ -194,22 +194,15 @@ func (s *timerService) start() {
 
 // loop delivers due messages until stop.
 func (s *timerService) loop(stop <-chan struct{}) {
-	tick := time.NewTicker(timerTick)
-	defer tick.Stop()
 	lastPersist := time.Now()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-		}
+	runEvery(stop, timerTick, func() {
 		s.readFrom(s.scanned, -1)
 		s.deliverDue(stop)
 		if time.Since(lastPersist) >= time.Second {
 			s.persist()
 			lastPersist = time.Now()
 		}
-	}
+	})
 }
 
 // readFrom adds the timer queue's messages from offset from (to the end

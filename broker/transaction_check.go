@@ -62,21 +62,14 @@ func (t *transactionService) checkLoop(stop <-chan struct{}) {
 	if every <= 0 {
 		every = time.Minute
 	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-		}
+	runEvery(stop, every, func() {
 		if t.b.opts.Configs.Store.BrokerRole == conf.Slave {
-			continue
+			return
 		}
 		for _, q := range t.b.store.Topics()[TopicTransHalf] {
 			t.checkQueue(q, stop)
 		}
-	}
+	})
 }
 
 // opEntry is one op message: its queue offset and the half-message queue
