@@ -8,8 +8,9 @@ package broker
 // parse them (the exporter calls Long.parseLong / Double.parseDouble on
 // each key and drops the broker when one is missing or malformed):
 //
-//	putTps, getFoundTps, getMissTps, getTotalTps, getTransferedTps (4.x) /
-//	getTransferredTps (5.x): "<10 s> <60 s> <600 s>" Java doubles, each
+//	putTps, getFoundTps, getMissTps, getTotalTps, getTransferedTps (4.x) and
+//	getTransferredTps (5.x; both on both lines, for the dashboard):
+//	"<10 s> <60 s> <600 s>" Java doubles, each
 //	  empty until that much history was sampled (one sample a second)
 //	putMessageDistributeTime: "[<=0ms]:N [0~10ms]:N ... [10s~]:N "
 //	runtime: "[ D days, H hours, M minutes, S seconds ]"
@@ -149,11 +150,11 @@ func (b *Broker) storeRuntimeInfo(m map[string]string) {
 	m["getFoundTps"] = r.tps(func(s statsSample) int64 { return s.getFound })
 	m["getMissTps"] = r.tps(func(s statsSample) int64 { return s.getMiss })
 	m["getTotalTps"] = r.tps(func(s statsSample) int64 { return s.getTotal })
+	// 4.x names it getTransferedTps, 5.x getTransferredTps; the dashboard
+	// reads one or the other, so both are there on both lines.
 	transferred := r.tps(func(s statsSample) int64 { return s.getMsgOut })
-	if b.opts.Line >= protocol.Line5 {
-		m["getTransferredTps"] = transferred
-	} else {
-		m["getTransferedTps"] = transferred
+	m["getTransferredTps"], m["getTransferedTps"] = transferred, transferred
+	if b.opts.Line < protocol.Line5 {
 		m["putLatency99"] = fmt.Sprintf("%.2f", st.PutLatencyP99)
 		m["putLatency999"] = fmt.Sprintf("%.2f", st.PutLatencyP999)
 	}
