@@ -116,7 +116,7 @@ func (b *Broker) openTables() error {
 	}
 	b.timer = newTimerService(b, dir)
 	b.stats = newRuntimeStats(b)
-	b.brokerStats = newBrokerStats(c.Broker.BrokerClusterName, b.now)
+	b.brokerStats = newBrokerStats(c.Broker.BrokerClusterName, c.Broker.EnableDetailStat, b.now)
 	b.tx = newTransactionService(b)
 	return nil
 }

@@ -11,7 +11,8 @@ package broker
 //	                             avgpt stays 0, as in Java)
 //	GROUP_GET_NUMS  topic@group  messages a pull returned, one call a pull
 //	GROUP_GET_SIZE  topic@group  bytes a pull returned
-//	GROUP_GET_LATENCY topic@group ms from a pull's arrival to its answer
+//	GROUP_GET_LATENCY queueId@topic@group (topic@group without
+//	                enableDetailStat) ms from a pull's arrival to its answer
 //	BROKER_GET_NUMS cluster name messages pulls returned (no call count)
 //	SNDBCK_PUT_NUMS topic@group  messages a consumer handed back (the
 //	                             message's first topic)
@@ -24,6 +25,7 @@ package broker
 // its pool's queue; 5.x's idle-item cleanup (off by default) is not done.
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,7 +48,9 @@ const (
 // brokerStats is BrokerStatsManager: the statistic sets by name.
 type brokerStats struct {
 	cluster []byte
-	now     func() time.Time
+	// detail is enableDetailStat: GROUP_GET_LATENCY keyed by queue.
+	detail bool
+	now    func() time.Time
 
 	topicPutNums, topicPutSize, groupGetNums, groupGetSize *statsItemSet
 	groupGetLatency, sndbckPutNums                         *statsItemSet
@@ -55,8 +59,8 @@ type brokerStats struct {
 	byName map[string]*statsItemSet
 }
 
-func newBrokerStats(cluster string, now func() time.Time) *brokerStats {
-	s := &brokerStats{cluster: []byte(cluster), now: now, byName: map[string]*statsItemSet{}}
+func newBrokerStats(cluster string, detail bool, now func() time.Time) *brokerStats {
+	s := &brokerStats{cluster: []byte(cluster), detail: detail, now: now, byName: map[string]*statsItemSet{}}
 	for _, p := range []struct {
 		set  **statsItemSet
 		name string
@@ -105,16 +109,22 @@ func (s *brokerStats) stored(topic string, res store.PutResult) {
 	s.brokerPutNums.add(s.cluster, n, 0)
 }
 
-// pulled records the messages a pull returned and its latency.
-func (s *brokerStats) pulled(group, topic string, msgs, bytes int, arrived time.Time) {
+// pulled records the messages a pull of a queue returned and its
+// latency.
+func (s *brokerStats) pulled(group, topic string, queueID int32, msgs, bytes int, arrived time.Time) {
 	var buf [160]byte
 	key := topicGroupKey(buf[:0], topic, group)
 	s.groupGetNums.add(key, int64(msgs), 1)
 	s.groupGetSize.add(key, int64(bytes), 1)
 	s.brokerGetNums.add(s.cluster, int64(msgs), 0)
-	if !arrived.IsZero() {
-		s.groupGetLatency.add(key, max(s.now().Sub(arrived).Milliseconds(), 0), 1)
+	if arrived.IsZero() {
+		return
 	}
+	if s.detail {
+		var qbuf [176]byte
+		key = topicGroupKey(append(strconv.AppendInt(qbuf[:0], int64(queueID), 10), '@'), topic, group)
+	}
+	s.groupGetLatency.add(key, max(s.now().Sub(arrived).Milliseconds(), 0), 1)
 }
 
 // sentBack records a message a consumer of group handed back; topic is
@@ -138,10 +148,11 @@ func (s *brokerStats) groupGetTps(group, topic string) float64 {
 func (s *brokerStats) topicDeleted(topic string) {
 	s.topicPutNums.removeIf(func(k string) bool { return k == topic })
 	s.topicPutSize.removeIf(func(k string) bool { return k == topic })
-	prefix := topic + "@"
-	for _, set := range []*statsItemSet{s.groupGetNums, s.groupGetSize, s.sndbckPutNums, s.groupGetLatency} {
+	prefix, infix := topic+"@", "@"+topic+"@"
+	for _, set := range []*statsItemSet{s.groupGetNums, s.groupGetSize, s.sndbckPutNums} {
 		set.removeIf(func(k string) bool { return strings.HasPrefix(k, prefix) })
 	}
+	s.groupGetLatency.removeIf(func(k string) bool { return strings.HasPrefix(k, prefix) || strings.Contains(k, infix) })
 }
 
 // sample samples every set's window.

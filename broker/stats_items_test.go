@@ -52,13 +52,13 @@ func TestStatsWindowsKeepTheirLengths(t *testing.T) {
 
 func TestBrokerStatsRecordsAsJavaDoes(t *testing.T) {
 	clock := testclock.New()
-	s := newBrokerStats("C1", clock.Now)
+	s := newBrokerStats("C1", false, clock.Now)
 	s.stored("T", store.PutResult{Status: store.PutOK, MsgNum: 3, WroteBytes: 300})
 	s.stored("T", store.PutResult{Status: store.PutFlushDiskTimeout, MsgNum: 1, WroteBytes: 100})
 	s.stored("T", store.PutResult{Status: store.PutMessageIllegal, MsgNum: 1, WroteBytes: 100})
 	arrived := clock.Now()
 	clock.Advance(4 * time.Millisecond)
-	s.pulled("G", "T", 2, 200, arrived)
+	s.pulled("G", "T", 1, 2, 200, arrived)
 	s.sentBack("G", "T")
 	s.sample(windowMinute)
 
@@ -92,7 +92,7 @@ func TestBrokerStatsRecordsAsJavaDoes(t *testing.T) {
 
 func TestStatsItemCreatedBetweenSamplesShowsAtTheNext(t *testing.T) {
 	clock := testclock.New()
-	s := newBrokerStats("C1", clock.Now)
+	s := newBrokerStats("C1", false, clock.Now)
 	s.sample(windowMinute)
 	s.stored("T", store.PutResult{Status: store.PutOK, MsgNum: 1, WroteBytes: 10})
 	assert.Equal(t, int64(0), s.item(statTopicPutNums, "T").snapshot(windowMinute).Sum)
@@ -103,13 +103,13 @@ func TestStatsItemCreatedBetweenSamplesShowsAtTheNext(t *testing.T) {
 
 // The hot path: a known key costs no allocation.
 func TestStatsRecordingDoesNotAllocate(t *testing.T) {
-	s := newBrokerStats("C1", time.Now)
+	s := newBrokerStats("C1", true, time.Now)
 	res := store.PutResult{Status: store.PutOK, MsgNum: 1, WroteBytes: 10}
 	s.stored("TopicA", res)
-	s.pulled("GroupA", "TopicA", 1, 10, time.Time{})
+	s.pulled("GroupA", "TopicA", 3, 1, 10, time.Now())
 	allocs := testing.AllocsPerRun(100, func() {
 		s.stored("TopicA", res)
-		s.pulled("GroupA", "TopicA", 1, 10, time.Time{})
+		s.pulled("GroupA", "TopicA", 3, 1, 10, time.Now())
 	})
 	assert.Zero(t, allocs)
 }
@@ -121,11 +121,21 @@ func TestBrokerStatsDataJSON(t *testing.T) {
 }
 
 func BenchmarkStatsPulled(b *testing.B) {
-	s := newBrokerStats("C1", time.Now)
+	s := newBrokerStats("C1", true, time.Now)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			s.pulled("GroupA", "TopicA", 1, 10, time.Time{})
+			s.pulled("GroupA", "TopicA", 3, 1, 10, time.Now())
 		}
 	})
+}
+
+func TestGroupGetLatencyIsKeyedByQueueWithDetailStats(t *testing.T) {
+	clock := testclock.New()
+	s := newBrokerStats("C1", true, clock.Now)
+	s.pulled("G", "T", 2, 1, 10, clock.Now())
+	assert.NotNil(t, s.item(statGroupGetLatency, "2@T@G"))
+	assert.Nil(t, s.item(statGroupGetLatency, "T@G"))
+	s.topicDeleted("T")
+	assert.Nil(t, s.item(statGroupGetLatency, "2@T@G"))
 }
