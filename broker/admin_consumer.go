@@ -5,7 +5,9 @@ package broker
 // Header: consumerGroup, topic (optional: every topic the group has
 // offsets on). Body: protocol.ConsumeStats, for every readable queue of
 // each topic the broker's max offset, the group's committed offset (0 when
-// none) and the store time of the last consumed message. A topic the
+// none) and the store time of the last consumed message; consumeTps is the
+// sum over the topics of the group's pull TPS over the last minute
+// (GROUP_GET_NUMS of topic@group, see broker_stats.go). A topic the
 // broker does not have, or one the online group does not subscribe, is
 // left out.
 
@@ -38,6 +40,7 @@ func (b *Broker) getConsumeStats(req *remoting.Request) *remoting.Command {
 		for q := range tc.ReadQueueNums {
 			stats.OffsetTable[protocol.MessageQueue{Topic: topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: q}] = b.offsetWrapper(group, topic, q)
 		}
+		stats.ConsumeTps += b.brokerStats.groupGetTps(group, topic)
 	}
 	resp := b.response(req.Cmd, remoting.Success, "")
 	resp.Body = stats.AppendJSON(nil, b.opts.Line)

@@ -48,6 +48,8 @@ type Broker struct {
 	filters  *filterTable
 	timer    *timerService
 	tx       *transactionService
+	// brokerStats are BrokerStatsManager's per-topic and per-group sets.
+	brokerStats *brokerStats
 
 	server    *remoting.Server
 	vipServer *remoting.Server
@@ -114,6 +116,7 @@ func (b *Broker) openTables() error {
 	}
 	b.timer = newTimerService(b, dir)
 	b.stats = newRuntimeStats(b)
+	b.brokerStats = newBrokerStats(c.Broker.BrokerClusterName, c.Broker.EnableDetailStat, b.now)
 	b.tx = newTransactionService(b)
 	return nil
 }
@@ -162,6 +165,7 @@ func (b *Broker) Start() error {
 	b.goService(b.schedule.loop)
 	b.goService(b.timer.loop)
 	b.goService(b.stats.loop)
+	b.goService(b.brokerStats.loop)
 	b.goService(b.tx.checkLoop)
 	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.brokerAddr()))
 	return nil

@@ -122,6 +122,7 @@ func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting
 	}
 	switch {
 	case code == remoting.Success:
+		b.brokerStats.pulled(h.group, h.topic, h.queueID, len(res.Messages), res.TotalBytes, req.Arrived)
 		b.sendPullBody(req, resp, res)
 		return nil
 	case code == remoting.PullNotFound && allowSuspend && h.sysFlag&pullFlagSuspend != 0:

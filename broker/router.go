@@ -42,6 +42,9 @@ func (b *Broker) newRouter() *remoting.Router {
 	}
 	r.Handle(remoting.GetBrokerRuntimeInfo, p.admin, b.getBrokerRuntimeInfo)
 	r.Handle(remoting.InvokeBrokerToResetOffset, p.admin, b.resetOffset)
+	for code, h := range b.statsHandlers() {
+		r.Handle(code, p.admin, h)
+	}
 	for code, h := range b.endTxHandlers() {
 		r.Handle(code, p.endTx, h)
 	}

@@ -152,6 +152,7 @@ func (b *Broker) sendMessage(req *remoting.Request) *remoting.Command {
 	if fail != nil {
 		return b.fail(resp, fail)
 	}
+	b.brokerStats.stored(h.topic, res)
 	return b.putResponse(resp, res, queueID)
 }
 

@@ -111,6 +111,7 @@ func (b *Broker) consumerSendMsgBack(req *remoting.Request) *remoting.Command {
 	if res := b.store.PutMessage(m); res.Status != store.PutOK {
 		return b.response(req.Cmd, remoting.SystemError, res.Status.String())
 	}
+	b.brokerStats.sentBack(h.group, firstTopic(&rec, b.opts.Line))
 	return b.response(req.Cmd, remoting.Success, "")
 }
 
