@@ -5,7 +5,7 @@
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
-#   make fuzz              fuzz the frame decoder (FUZZTIME, default 5m)
+#   make fuzz              fuzz the frame decoder and the SQL92 parser (FUZZTIME each, default 5m)
 #   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
 #                          Java broker and ours, in one run, a markdown table with ratios
 #   make gobench           Go benchmarks with allocations
@@ -64,6 +64,7 @@ compat-reference-5:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
+	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./internal/sql92/
 
 # Takes a few minutes (PHASE_SECS, default 30 s, per tool and broker); see
 # the header of compat/broker-bench.sh for its settings.
