@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -24,9 +25,12 @@ type offsetTable struct {
 	offsets map[string]map[int32]int64
 	// resets are 5.x's server-side resets not yet handed to a pull
 	// (resetOffsetTable); not persisted, as in Java.
-	resets  map[string]map[int32]int64
-	version protocol.DataVersion
-	dirty   bool
+	resets map[string]map[int32]int64
+	// pendingResets counts the entries of resets, so that a pull finds
+	// out without a lock that there are none.
+	pendingResets atomic.Int32
+	version       protocol.DataVersion
+	dirty         bool
 
 	// persistMu serialises writers of the file (the periodic flush and
 	// shutdown); it is taken before mu.
@@ -96,6 +100,9 @@ func (t *offsetTable) assignReset(group, topic string, queueID int32, offset int
 	if t.resets[key] == nil {
 		t.resets[key] = map[int32]int64{}
 	}
+	if _, ok := t.resets[key][queueID]; !ok {
+		t.pendingResets.Add(1)
+	}
 	t.resets[key][queueID] = offset
 	if t.offsets[key] == nil {
 		t.offsets[key] = map[int32]int64{}
@@ -114,12 +121,16 @@ func (t *offsetTable) hasReset(group, topic string, queueID int32) bool {
 
 // takeReset is queryThenEraseResetOffset.
 func (t *offsetTable) takeReset(group, topic string, queueID int32) (int64, bool) {
+	if t.pendingResets.Load() == 0 {
+		return 0, false
+	}
 	key := offsetKey(topic, group)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	off, ok := t.resets[key][queueID]
 	if ok {
 		delete(t.resets[key], queueID)
+		t.pendingResets.Add(-1)
 	}
 	return off, ok
 }
@@ -154,6 +165,13 @@ func (t *offsetTable) removeGroup(group, topic string) {
 		if g == group && (topic == "" || tp == topic) {
 			delete(t.offsets, key)
 			t.dirty = true
+		}
+	}
+	for key, queues := range t.resets {
+		tp, g, _ := strings.Cut(key, protocol.TopicGroupSeparator)
+		if g == group && (topic == "" || tp == topic) {
+			t.pendingResets.Add(-int32(len(queues)))
+			delete(t.resets, key)
 		}
 	}
 }
