@@ -111,7 +111,7 @@ func (b *Broker) querySubscriptionByConsumer(req *remoting.Request) *remoting.Co
 		return resp
 	}
 	body := protocol.QuerySubscriptionResponseBody{Group: req.Cmd.ExtString("group"), Topic: req.Cmd.ExtString("topic")}
-	if s, ok := b.clients.subscription(body.Group, body.Topic); ok {
+	if _, s, _, ok := b.clients.subscription(body.Group, body.Topic); ok {
 		body.SubscriptionData = &s
 	}
 	return b.jsonResponse(req.Cmd, body.AppendJSON(nil))

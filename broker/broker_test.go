@@ -140,7 +140,7 @@ func TestHeartbeatCreatesGroupAndRetryTopicAndRegistersIt(t *testing.T) {
 	_, ok := b.groups.get("G6")
 	assert.True(t, ok)
 	eventually(t, func() bool { _, ok := ns.lastTopics()["%RETRY%G6"]; return ok }, "%RETRY%G6 registered")
-	sub, ok := b.clients.subscription("G6", "T6")
+	_, sub, _, ok := b.clients.subscription("G6", "T6")
 	require.True(t, ok)
 	assert.Equal(t, []string{"TagA"}, sub.TagsSet)
 	// A pull without its own subscription uses the heartbeat's.

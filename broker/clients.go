@@ -276,18 +276,6 @@ func (t *clientTable) expired(now time.Time) []*remoting.Channel {
 	return out
 }
 
-// subscription returns a group's subscription of a topic.
-func (t *clientTable) subscription(group, topic string) (subscriptionData, bool) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	g, ok := t.consumers[group]
-	if !ok {
-		return subscriptionData{}, false
-	}
-	s, ok := g.subs[topic]
-	return s, ok
-}
-
 // group returns a copy of a consumer group's state.
 func (t *clientTable) group(name string) (consumerGroup, []clientChannel, bool) {
 	t.mu.RLock()
@@ -303,6 +291,21 @@ func (t *clientTable) group(name string) (consumerGroup, []clientChannel, bool) 
 	cp := *g
 	cp.channels, cp.subs = nil, maps.Clone(g.subs)
 	return cp, chans, true
+}
+
+// subscription is what a pull without a subscription of its own needs of
+// its group, read in place: the group's message model and its subscription
+// to topic. groupOnline is false when no consumer of the group is
+// connected, subscribed false when the group does not subscribe to topic.
+func (t *clientTable) subscription(group, topic string) (messageModel string, sub subscriptionData, groupOnline, subscribed bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	g, ok := t.consumers[group]
+	if !ok {
+		return "", subscriptionData{}, false, false
+	}
+	sub, subscribed = g.subs[topic]
+	return g.messageModel, sub, true, subscribed
 }
 
 // consumerIDs lists the client ids of a group's connections.

@@ -35,24 +35,28 @@ const (
 // msgProps is a message's properties as Java's broker holds them: a
 // HashMap<String,String>. It remembers insertion order and the largest
 // size the map reached, which together fix Java's iteration order, so the
-// encoded string is the bytes a Java broker would store.
+// encoded string is the bytes a Java broker would store. A message has a
+// handful of properties, so they are a list searched in order, not a map.
 type msgProps struct {
-	keys    []string // insertion order, deleted keys removed
-	vals    map[string]string
+	props   []msgProp // insertion order, deleted ones removed
 	maxSize int
 	initCap int // the HashMap's initial capacity
 }
 
+// msgProp is one property.
+type msgProp struct{ name, value string }
+
 // newMsgProps is an empty map of that initial capacity (16 for the map a
 // new Message makes).
 func newMsgProps(initCap int) *msgProps {
-	return &msgProps{vals: make(map[string]string, 4), initCap: initCap}
+	return &msgProps{props: make([]msgProp, 0, 4), initCap: initCap}
 }
 
 // parseProps is MessageDecoder.string2messageProperties of line: 4.9.8
 // makes a default HashMap (16 buckets), 5.x a HashMap(128).
 func parseProps(s string, line protocol.Line) *msgProps {
-	p := &msgProps{vals: make(map[string]string, 8), initCap: 16}
+	// Room for every property and the few the broker adds.
+	p := &msgProps{props: make([]msgProp, 0, strings.Count(s, string(store.PropertySeparator))+4), initCap: 16}
 	if line >= protocol.Line5 {
 		p.initCap = 128
 	}
@@ -70,38 +74,55 @@ func parseProps(s string, line protocol.Line) *msgProps {
 	return p
 }
 
+// index is where property k is in the list, or -1.
+func (p *msgProps) index(k string) int {
+	for i := range p.props {
+		if p.props[i].name == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // get returns a property.
 func (p *msgProps) get(k string) (string, bool) {
-	v, ok := p.vals[k]
-	return v, ok
+	if i := p.index(k); i >= 0 {
+		return p.props[i].value, true
+	}
+	return "", false
 }
 
 // set puts a property; an existing name keeps its place.
 func (p *msgProps) set(k, v string) {
-	if _, ok := p.vals[k]; !ok {
-		p.keys = append(p.keys, k)
+	if i := p.index(k); i >= 0 {
+		p.props[i].value = v
+		return
 	}
-	p.vals[k] = v
-	p.maxSize = max(p.maxSize, len(p.keys))
+	p.props = append(p.props, msgProp{k, v})
+	p.maxSize = max(p.maxSize, len(p.props))
 }
 
 // del removes a property.
 func (p *msgProps) del(k string) {
-	if _, ok := p.vals[k]; !ok {
-		return
+	if i := p.index(k); i >= 0 {
+		p.props = slices.Delete(p.props, i, i+1)
 	}
-	delete(p.vals, k)
-	p.keys = slices.DeleteFunc(p.keys, func(x string) bool { return x == k })
 }
 
 // encode is MessageDecoder.messageProperties2String in HashMap order:
 // 4.9.8 drops the last separator, 5.x keeps it.
 func (p *msgProps) encode(line protocol.Line) string {
+	order := p.javaOrder()
+	size := 0
+	for _, i := range order {
+		size += len(p.props[i].name) + len(p.props[i].value) + 2
+	}
 	var sb strings.Builder
-	for _, k := range p.javaOrder() {
-		sb.WriteString(k)
+	sb.Grow(size)
+	for _, i := range order {
+		sb.WriteString(p.props[i].name)
 		sb.WriteByte(store.NameValueSeparator)
-		sb.WriteString(p.vals[k])
+		sb.WriteString(p.props[i].value)
 		sb.WriteByte(store.PropertySeparator)
 	}
 	s := sb.String()
@@ -112,20 +133,22 @@ func (p *msgProps) encode(line protocol.Line) string {
 }
 
 // javaOrder is the iteration order of a java.util.HashMap that had the
-// keys put in this order: by bucket of the spread String.hashCode in a
-// table sized for the largest size reached (the initial capacity,
-// doubled whenever the size passed three quarters), insertion order within
-// a bucket.
-func (p *msgProps) javaOrder() []string {
+// keys put in this order, as indexes into the list: by bucket of the
+// spread String.hashCode in a table sized for the largest size reached
+// (the initial capacity, doubled whenever the size passed three quarters),
+// insertion order within a bucket.
+func (p *msgProps) javaOrder() []int {
 	capacity := p.initCap
 	for p.maxSize > capacity*3/4 {
 		capacity *= 2
 	}
-	bucket := func(k string) int {
-		h := uint32(store.JavaStringHash(k))
-		return int((h ^ h>>16) & uint32(capacity-1))
+	buckets := make([]int, len(p.props))
+	order := make([]int, len(p.props))
+	for i := range p.props {
+		h := uint32(store.JavaStringHash(p.props[i].name))
+		buckets[i] = int((h ^ h>>16) & uint32(capacity-1))
+		order[i] = i
 	}
-	out := slices.Clone(p.keys)
-	slices.SortStableFunc(out, func(a, b string) int { return bucket(a) - bucket(b) })
-	return out
+	slices.SortStableFunc(order, func(a, b int) int { return buckets[a] - buckets[b] })
+	return order
 }

@@ -273,15 +273,14 @@ func (b *Broker) sqlFilter(h *pullHeader, sub subscriptionData) (store.PropertyF
 
 // registeredSubscription finds the subscription a pull without one uses.
 func (b *Broker) registeredSubscription(gc protocol.SubscriptionGroupConfig, h *pullHeader) (protocol.SubscriptionGroupConfig, subscriptionData, *sendFailure) {
-	g, _, ok := b.clients.group(h.group)
-	if !ok {
+	model, sub, online, subscribed := b.clients.subscription(h.group, h.topic)
+	if !online {
 		return gc, subscriptionData{}, &sendFailure{remoting.SubscriptionNotExist, "the consumer's group info not exist" + faqSubscriptionGroup}
 	}
-	if !gc.ConsumeBroadcastEnable && g.messageModel == modelBroadcasting {
+	if !gc.ConsumeBroadcastEnable && model == modelBroadcasting {
 		return gc, subscriptionData{}, &sendFailure{remoting.NoPermission, "the consumer group[" + h.group + "] can not consume by broadcast way"}
 	}
-	sub, ok := g.subs[h.topic]
-	if !ok {
+	if !subscribed {
 		return gc, sub, &sendFailure{remoting.SubscriptionNotExist, "the consumer's subscription not exist" + faqSubscriptionGroup}
 	}
 	if sub.SubVersion < h.subVersion {

@@ -132,16 +132,24 @@ func (c *Command) ExtInt64(key string) (int64, error) {
 
 // ExtInt32Or returns an optional int header field, def when absent or bad.
 func (c *Command) ExtInt32Or(key string, def int32) int32 {
-	n, err := c.ExtInt32(key)
+	v, ok := c.ExtFields[key]
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
 	if err != nil {
 		return def
 	}
-	return n
+	return int32(n)
 }
 
 // ExtInt64Or returns an optional long header field, def when absent or bad.
 func (c *Command) ExtInt64Or(key string, def int64) int64 {
-	n, err := c.ExtInt64(key)
+	v, ok := c.ExtFields[key]
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
 		return def
 	}

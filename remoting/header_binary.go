@@ -93,38 +93,70 @@ func decodeBinaryHeader(h []byte, c *Command) error {
 	return err
 }
 
-// decodeBinaryExtFields reads the key/value entries of a binary header.
+// decodeBinaryExtFields reads the key/value entries of a binary header. It
+// checks every length first and counts the entries, then copies the region
+// into one string that the keys and values are slices of: one allocation
+// for the text and one for a map of the right size, however many fields.
 func decodeBinaryExtFields(b []byte) (map[string]string, error) {
-	m := make(map[string]string, 8)
-	for len(b) > 0 {
-		if len(b) < 2 {
-			return nil, fmt.Errorf("%w: truncated extFields key", ErrMalformedHeader)
-		}
-		keyLen := int(int16(binary.BigEndian.Uint16(b)))
-		b = b[2:]
-		if keyLen < 0 || keyLen > len(b) {
-			return nil, fmt.Errorf("%w: extFields key length %d", ErrMalformedHeader, keyLen)
-		}
-		key := string(b[:keyLen])
-		value, rest, err := readBinaryString32(b[keyLen:])
-		if err != nil {
-			return nil, err
-		}
-		b = rest
-		m[key] = value
+	n, err := countBinaryEntries(b)
+	if err != nil {
+		return nil, err
+	}
+	s := string(b)
+	m := make(map[string]string, n)
+	for i := 0; i < len(s); {
+		keyLen := int(binary.BigEndian.Uint16(b[i:]))
+		key := s[i+2 : i+2+keyLen]
+		i += 2 + keyLen
+		valueLen := int(binary.BigEndian.Uint32(b[i:]))
+		m[key] = s[i+4 : i+4+valueLen]
+		i += 4 + valueLen
 	}
 	return m, nil
 }
 
+// countBinaryEntries checks that b is a whole sequence of binary header
+// entries and returns how many there are.
+func countBinaryEntries(b []byte) (int, error) {
+	n := 0
+	for len(b) > 0 {
+		if len(b) < 2 {
+			return 0, fmt.Errorf("%w: truncated extFields key", ErrMalformedHeader)
+		}
+		keyLen := int(int16(binary.BigEndian.Uint16(b)))
+		b = b[2:]
+		if keyLen < 0 || keyLen > len(b) {
+			return 0, fmt.Errorf("%w: extFields key length %d", ErrMalformedHeader, keyLen)
+		}
+		rest, err := skipBinaryString32(b[keyLen:])
+		if err != nil {
+			return 0, err
+		}
+		b = rest
+		n++
+	}
+	return n, nil
+}
+
 // readBinaryString32 reads an int32 length and that many bytes.
 func readBinaryString32(b []byte) (string, []byte, error) {
+	rest, err := skipBinaryString32(b)
+	if err != nil {
+		return "", nil, err
+	}
+	return string(b[4 : len(b)-len(rest)]), rest, nil
+}
+
+// skipBinaryString32 checks an int32 length and that many bytes, and
+// returns what follows them.
+func skipBinaryString32(b []byte) ([]byte, error) {
 	if len(b) < 4 {
-		return "", nil, fmt.Errorf("%w: truncated string length", ErrMalformedHeader)
+		return nil, fmt.Errorf("%w: truncated string length", ErrMalformedHeader)
 	}
 	n := int64(int32(binary.BigEndian.Uint32(b)))
 	b = b[4:]
 	if n < 0 || n > int64(len(b)) {
-		return "", nil, fmt.Errorf("%w: string length %d exceeds header", ErrMalformedHeader, n)
+		return nil, fmt.Errorf("%w: string length %d exceeds header", ErrMalformedHeader, n)
 	}
-	return string(b[:n]), b[n:], nil
+	return b[n:], nil
 }

@@ -45,7 +45,7 @@ type PoolOptions struct {
 // Pool is a bounded worker pool serving one family of request codes.
 type Pool struct {
 	opts  PoolOptions
-	tasks chan *routedRequest
+	tasks *taskQueue
 	log   *zap.Logger
 	wg    sync.WaitGroup
 	// lastWait is how long (ns) the request a worker took last had waited.
@@ -53,12 +53,12 @@ type Pool struct {
 }
 
 // Len is how many requests wait in the pool's queue.
-func (p *Pool) Len() int { return len(p.tasks) }
+func (p *Pool) Len() int { return p.tasks.len() }
 
 // LastWait is how long the request a worker took last had waited in the
 // queue (0 once the queue is empty): the broker's "head wait time".
 func (p *Pool) LastWait() time.Duration {
-	if len(p.tasks) == 0 {
+	if p.tasks.len() == 0 {
 		return 0
 	}
 	return time.Duration(p.lastWait.Load())
@@ -108,7 +108,7 @@ func (r *Router) NewPool(opts PoolOptions) *Pool {
 	if opts.Queue < 1 {
 		opts.Queue = 1
 	}
-	p := &Pool{opts: opts, tasks: make(chan *routedRequest, opts.Queue), log: r.log}
+	p := &Pool{opts: opts, tasks: newTaskQueue(opts.Queue), log: r.log}
 	r.pools = append(r.pools, p)
 	return p
 }
@@ -135,7 +135,7 @@ func (r *Router) Start() {
 func (r *Router) Stop() {
 	r.stopOnce.Do(func() {
 		for _, p := range r.pools {
-			close(p.tasks)
+			p.tasks.close()
 		}
 		for _, p := range r.pools {
 			p.wg.Wait()
@@ -158,12 +158,8 @@ func (r *Router) dispatch(ch *Channel, cmd *Command) {
 		return
 	}
 	task := &routedRequest{Request: Request{Ch: ch, Cmd: cmd, Arrived: time.Now()}, h: rt.h}
-	select {
-	case rt.pool.tasks <- task:
-	default:
-		if !cmd.IsOneway() {
-			reply(r.log, ch, cmd, NewResponse(cmd, SystemBusy, remarkOverload))
-		}
+	if !rt.pool.tasks.push(task) && !cmd.IsOneway() {
+		reply(r.log, ch, cmd, NewResponse(cmd, SystemBusy, remarkOverload))
 	}
 }
 
@@ -176,7 +172,11 @@ func (p *Pool) start() {
 
 func (p *Pool) work() {
 	defer p.wg.Done()
-	for t := range p.tasks {
+	for {
+		t, ok := p.tasks.pop()
+		if !ok {
+			return
+		}
 		p.serve(t)
 	}
 }
@@ -188,7 +188,7 @@ func (p *Pool) serve(t *routedRequest) {
 	if p.opts.MaxWait > 0 {
 		if waited := time.Since(t.Arrived); waited > p.opts.MaxWait {
 			if !t.Cmd.IsOneway() && p.opts.BusyRemark != nil {
-				reply(p.log, t.Ch, t.Cmd, NewResponse(t.Cmd, SystemBusy, p.opts.BusyRemark(waited, len(p.tasks))))
+				reply(p.log, t.Ch, t.Cmd, NewResponse(t.Cmd, SystemBusy, p.opts.BusyRemark(waited, p.tasks.len())))
 				return
 			}
 		}

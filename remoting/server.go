@@ -130,10 +130,17 @@ func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
 	return gnet.None
 }
 
+// serverConn is what a gnet connection carries as its context.
+type serverConn struct {
+	ch  *Channel
+	out *outbox
+}
+
 // OnOpen creates the connection's channel.
 func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
-	ch := newChannel(s.nextCh.Add(1), addrString(c.LocalAddr()), addrString(c.RemoteAddr()), gnetWriter{c}, &s.nextID)
-	c.SetContext(ch)
+	out := newOutbox(c)
+	ch := newChannel(s.nextCh.Add(1), addrString(c.LocalAddr()), addrString(c.RemoteAddr()), out, &s.nextID)
+	c.SetContext(&serverConn{ch: ch, out: out})
 	s.conns.Add(1)
 	s.log.Debug("connection opened", zap.String("remote", ch.remote))
 	if s.opts.OnOpen != nil {
@@ -144,11 +151,13 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 
 // OnClose fails the channel's pending calls and tells the owner.
 func (s *Server) OnClose(c gnet.Conn, err error) gnet.Action {
-	ch, ok := c.Context().(*Channel)
+	sc, ok := c.Context().(*serverConn)
 	if !ok {
 		return gnet.None
 	}
+	ch := sc.ch
 	ch.markClosed()
+	sc.out.drop()
 	s.conns.Add(-1)
 	s.log.Debug("connection closed", zap.String("remote", ch.remote), zap.Error(err))
 	if s.opts.OnClose != nil {
@@ -157,10 +166,14 @@ func (s *Server) OnClose(c gnet.Conn, err error) gnet.Action {
 	return gnet.None
 }
 
-// OnTraffic decodes every whole frame buffered and dispatches it. A broken
-// stream closes only this connection.
+// OnTraffic writes the frames queued for the connection, then decodes
+// every whole frame buffered and dispatches it. It also runs when a handler
+// wakes the connection to write. A broken stream closes only this
+// connection.
 func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
-	ch := c.Context().(*Channel)
+	sc := c.Context().(*serverConn)
+	sc.out.flush()
+	ch := sc.ch
 	for {
 		head, err := c.Peek(lengthFieldSize)
 		if err != nil {
@@ -195,24 +208,6 @@ func (s *Server) route(ch *Channel, cmd *Command) {
 	}
 	s.opts.Router.dispatch(ch, cmd)
 }
-
-// gnetWriter writes frames with gnet's goroutine-safe asynchronous writes.
-type gnetWriter struct{ c gnet.Conn }
-
-func (w gnetWriter) writeFrame(frame []byte) error { return w.c.AsyncWrite(frame, nil) }
-
-func (w gnetWriter) writeFrameParts(parts [][]byte, done func()) error {
-	err := w.c.AsyncWritev(parts, func(gnet.Conn, error) error {
-		done()
-		return nil
-	})
-	if err != nil {
-		done()
-	}
-	return err
-}
-
-func (w gnetWriter) close() error { return w.c.Close() }
 
 // addrString formats an address, "" for none.
 func addrString(a net.Addr) string {

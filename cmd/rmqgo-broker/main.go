@@ -65,6 +65,8 @@ func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdou
 		return -1
 	}
 	defer closeLog()
+	startup.ServeProfiles(env, log)
+	startup.TuneGC(env)
 	b, err := broker.New(broker.Options{Configs: cfg, Line: line(env), Logger: log})
 	if err == nil {
 		err = b.Start()

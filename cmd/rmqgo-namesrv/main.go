@@ -59,6 +59,7 @@ func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdo
 		return -1
 	}
 	defer closeLog()
+	startup.ServeProfiles(env, log)
 	ns, err := namesrv.New(options(cfg, log))
 	if err == nil {
 		err = ns.Start()
