@@ -136,6 +136,9 @@ func (s *Store) readUnits(cq *consumeQueue, offset int64, maxMsgs int, filter Ta
 	}
 	defer release()
 	res.Status = GetNoMatchedMessage
+	if n := min(maxMsgs, len(units)/cqUnitSize); n > 0 {
+		res.Messages, res.releases = make([]StoredMessage, 0, n), make([]func(), 0, n)
+	}
 	maxPhy := s.cl.files.maxOffset()
 	memory := s.memoryBudget
 	maxScan := max(16000, maxMsgs*cqUnitSize)
