@@ -7,8 +7,9 @@ package broker
 // (admin_offsets.go) and the broker's configuration
 // (admin_broker_config.go).
 //
-// Codes only 5.x brokers answer (GET_SUBSCRIPTIONGROUP_CONFIG,
-// QUERY_TOPICS_BY_CONSUMER, QUERY_SUBSCRIPTION_BY_CONSUMER) are served on
+// Codes only 5.x brokers answer (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST,
+// GET_SUBSCRIPTIONGROUP_CONFIG, QUERY_TOPICS_BY_CONSUMER,
+// QUERY_SUBSCRIPTION_BY_CONSUMER) are served on
 // Line5 only; a 4.9.x broker answers them REQUEST_CODE_NOT_SUPPORTED.
 
 import (
@@ -32,6 +33,7 @@ func (b *Broker) opsHandlers() map[remoting.RequestCode]remoting.Handler {
 		remoting.UpdateBrokerConfig:               b.updateBrokerConfig,
 	}
 	if b.opts.Line >= protocol.Line5 {
+		m[remoting.UpdateAndCreateSubscriptiongroupList] = b.updateAndCreateSubscriptionGroupList
 		m[remoting.GetSubscriptiongroupConfig] = b.getSubscriptionGroup
 		m[remoting.QueryTopicsByConsumer] = b.queryTopicsByConsumer
 		m[remoting.QuerySubscriptionByConsumer] = b.querySubscriptionByConsumer

@@ -165,10 +165,76 @@ func TestLine5SubscriptionGroupByNameAttributesAndForbiddenTable(t *testing.T) {
 	assert.Contains(t, string(resp.Body), `"stateVersion":`)
 }
 
+// groupListBody is an UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST body as the
+// 5.3.3 client writes it.
+func groupListBody(configs ...protocol.SubscriptionGroupConfig) []byte {
+	body := []byte(`{"groupConfigList":[`)
+	for i, c := range configs {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = c.AppendJSON(body, protocol.Line5)
+	}
+	return append(body, "]}"...)
+}
+
+func TestLine5SubscriptionGroupListCreatesAndReplacesEveryGroup(t *testing.T) {
+	b := startLine5Broker(t, testConfigs(t.TempDir(), ""))
+	c := newClient(t, nil)
+	createGroup(t, c, b, "GL1", 1)
+	before := allGroups(t, c, b).DataVersion
+
+	g1, g2 := protocol.NewSubscriptionGroupConfig("GL1"), protocol.NewSubscriptionGroupConfig("GL2")
+	g1.RetryMaxTimes, g2.RetryMaxTimes, g2.ConsumeBroadcastEnable = 7, 9, false
+	req := withBody(remoting.NewRequest(remoting.UpdateAndCreateSubscriptiongroupList, nil), groupListBody(g1, g2))
+	resp := invoke(t, c, b.Addr(), req)
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+
+	w := allGroups(t, c, b)
+	assert.Equal(t, int32(7), w.SubscriptionGroupTable["GL1"].RetryMaxTimes, "replaced")
+	assert.Equal(t, int32(9), w.SubscriptionGroupTable["GL2"].RetryMaxTimes, "created")
+	assert.False(t, w.SubscriptionGroupTable["GL2"].ConsumeBroadcastEnable)
+	assert.Equal(t, map[string]string{}, w.SubscriptionGroupTable["GL2"].Attributes)
+	assert.Equal(t, before.Counter+2, w.DataVersion.Counter, "the version moves once per config")
+	data, err := os.ReadFile(filepath.Join(b.opts.Configs.Store.StorePathRootDir, "config", "subscriptionGroup.json"))
+	require.NoError(t, err)
+	onDisk, err := protocol.DecodeSubscriptionGroupWrapper(data)
+	require.NoError(t, err)
+	assert.Equal(t, int32(9), onDisk.SubscriptionGroupTable["GL2"].RetryMaxTimes, "written to subscriptionGroup.json")
+
+	req = withBody(remoting.NewRequest(remoting.UpdateAndCreateSubscriptiongroupList, nil), groupListBody())
+	resp = invoke(t, c, b.Addr(), req)
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	assert.Equal(t, w.DataVersion, allGroups(t, c, b).DataVersion, "an empty list changes nothing")
+}
+
+func TestLine5SubscriptionGroupListRefusals(t *testing.T) {
+	b := startLine5Broker(t, testConfigs(t.TempDir(), ""))
+	c := newClient(t, nil)
+	for _, body := range [][]byte{nil, []byte("null"), []byte(`{"groupConfigList":null}`), []byte(`{}`)} {
+		req := withBody(remoting.NewRequest(remoting.UpdateAndCreateSubscriptiongroupList, nil), body)
+		resp := invoke(t, c, b.Addr(), req)
+		assert.Equal(t, int32(remoting.SystemError), resp.Code, "body %q", body)
+		assert.Equal(t, "java.lang.NullPointerException", resp.Remark, "body %q", body)
+	}
+
+	ok, bad, after := protocol.NewSubscriptionGroupConfig("GOK"), protocol.NewSubscriptionGroupConfig("GBAD"), protocol.NewSubscriptionGroupConfig("GAFTER")
+	bad.Attributes = map[string]string{"+x": "1"}
+	req := withBody(remoting.NewRequest(remoting.UpdateAndCreateSubscriptiongroupList, nil), groupListBody(ok, bad, after))
+	resp := invoke(t, c, b.Addr(), req)
+	assert.Equal(t, int32(remoting.SystemError), resp.Code)
+	assert.Equal(t, "java.lang.RuntimeException: unsupported key: x", resp.Remark)
+	table := allGroups(t, c, b).SubscriptionGroupTable
+	assert.Contains(t, table, "GOK", "the configs before the refused one stay")
+	assert.NotContains(t, table, "GBAD")
+	assert.NotContains(t, table, "GAFTER", "the configs after the refused one are not reached")
+}
+
 func TestLine4AnswersThe5xCodesNotSupported(t *testing.T) {
 	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
 	c := newClient(t, nil)
-	for _, code := range []remoting.RequestCode{remoting.GetSubscriptiongroupConfig, remoting.QueryTopicsByConsumer, remoting.QuerySubscriptionByConsumer} {
+	for _, code := range []remoting.RequestCode{remoting.UpdateAndCreateSubscriptiongroupList, remoting.GetSubscriptiongroupConfig,
+		remoting.QueryTopicsByConsumer, remoting.QuerySubscriptionByConsumer} {
 		resp := invoke(t, c, b.Addr(), remoting.NewRequest(code, map[string]string{"group": "g", "topic": "t"}))
 		assert.Equal(t, int32(remoting.RequestCodeNotSupported), resp.Code, "code %d", code)
 	}

@@ -48,14 +48,15 @@ func (b *Broker) adminHandlers() map[remoting.RequestCode]remoting.Handler {
 func (b *Broker) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
 	cmd := req.Cmd
 	topic := cmd.ExtString("topic")
-	if topic == b.opts.Configs.Broker.BrokerClusterName {
-		return b.response(cmd, remoting.SystemError, "the topic["+topic+"] is conflict with system reserved words.")
-	}
 	if f := validateTopic(topic); f != nil {
 		return b.response(cmd, f.code, f.remark)
 	}
-	if isSystemTopicName(topic) {
-		return b.response(cmd, remoting.SystemError, "The topic["+topic+"] is conflict with system topic.")
+	if isSystemTopicName(topic) || b.topics.isSystem(topic) {
+		code := remoting.SystemError
+		if b.opts.Line >= protocol.Line5 {
+			code = remoting.InvalidParameter
+		}
+		return b.response(cmd, code, "The topic["+topic+"] is conflict with system topic.")
 	}
 	tc := protocol.NewTopicConfig(topic)
 	var err error
@@ -105,7 +106,9 @@ func (b *Broker) getSystemTopicList(req *remoting.Request) *remoting.Command {
 	return resp
 }
 
-// isSystemTopicName is TopicValidator.isSystemTopic.
+// isSystemTopicName is TopicValidator.isSystemTopic over the fixed set;
+// the broker adds the topics it made at start (topicTable.isSystem), as
+// TopicConfigManager's addSystemTopic calls do.
 func isSystemTopicName(topic string) bool {
 	return slices.Contains(systemTopicNames, topic) || strings.HasPrefix(topic, sysTopicPrefix)
 }

@@ -100,11 +100,17 @@ func (g *groupTable) get(group string) (protocol.SubscriptionGroupConfig, bool) 
 	return c, ok
 }
 
-// put adds or replaces a group and persists.
-func (g *groupTable) put(c protocol.SubscriptionGroupConfig) {
+// put adds or replaces groups in turn, moving the data version once for
+// each, and persists once; no group, no write.
+func (g *groupTable) put(cs ...protocol.SubscriptionGroupConfig) {
+	if len(cs) == 0 {
+		return
+	}
 	g.mu.Lock()
-	g.groups[c.GroupName] = c
-	g.version.Next(g.now(), 0)
+	for _, c := range cs {
+		g.groups[c.GroupName] = c
+		g.version.Next(g.now(), 0)
+	}
 	g.mu.Unlock()
 	g.persist()
 }

@@ -2,6 +2,7 @@ package broker
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
@@ -31,6 +32,20 @@ const (
 	propCheckImmunityTime   = "CHECK_IMMUNITY_TIME_IN_SECONDS"
 	propPreparedQueueOffset = "TRAN_PREPARED_QUEUE_OFFSET"
 )
+
+// stampRegionAndTrace is what 5.x's buildMsgContext does to every message
+// sent (SEND_MESSAGE, V2 and batch; not CONSUMER_SEND_MSG_BACK): the
+// broker's regionId and traceOn go into its properties as MSG_REGION and
+// TRACE_ON. A 5.x trace-enabled consumer drops the traces of a message
+// without MSG_REGION. 4.9.7 does this only when a send hook is registered,
+// which a plain broker has not, so 4.x messages are stored without them.
+func (b *Broker) stampRegionAndTrace(p *msgProps) {
+	if b.opts.Line < protocol.Line5 {
+		return
+	}
+	p.set(propMsgRegion, b.opts.Configs.Broker.RegionId)
+	p.set(propTraceSwitch, strconv.FormatBool(b.opts.Configs.Broker.TraceOn))
+}
 
 // msgProps is a message's properties as Java's broker holds them: a
 // HashMap<String,String>. It remembers insertion order and the largest

@@ -239,6 +239,7 @@ func permString(perm int32) string {
 // putOne stores a single message.
 func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
 	props := parseProps(h.properties, b.opts.Line)
+	b.stampRegionAndTrace(props)
 	topic := h.topic
 	if isRetryTopic(topic) {
 		var f *sendFailure

@@ -67,6 +67,7 @@ func (b *Broker) putBatch(cmd *remoting.Command, h *sendHeader, queueID int32, b
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}
 	batchProps := parseProps(h.properties, b.opts.Line)
+	b.stampRegionAndTrace(batchProps)
 	if v, ok := batchProps.get(propDelayLevel); ok && v != "0" {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}

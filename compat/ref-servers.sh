@@ -47,6 +47,9 @@
 # 30 s on 5.3.3), so that a transaction test sees its check-back within
 # transactionTimeOut (Java's default 6 s, which is kept: a half message is
 # checked once it is 6 s old) plus a second. BROKER_CONF_EXTRA can override it.
+# It also has enablePropertyFilter=true (SQL92 subscriptions, SqlFilterTest) and
+# traceTopicEnable=true (the broker makes RMQ_SYS_TRACE_TOPIC at start, for
+# MessageTraceTest).
 #
 # BROKER_CONF_EXTRA: lines appended to every generated broker.conf, after the
 # defaults (java.util.Properties: a later key wins), e.g.
@@ -242,6 +245,8 @@ mappedFileSizeCommitLog=67108864
 transactionCheckInterval=1000
 # SQL92 subscriptions (MessageSelector.bySql), off by default in Java, for SqlFilterTest.
 enablePropertyFilter=true
+# The message trace topic (msgTraceTopicName, RMQ_SYS_TRACE_TOPIC) made at start, for MessageTraceTest.
+traceTopicEnable=true
 EOF
   if [ -n "${BROKER_CONF_EXTRA:-}" ]; then
     printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"

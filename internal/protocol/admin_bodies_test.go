@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestConsumerConnectionFastjsonForm(t *testing.T) {
@@ -43,4 +44,30 @@ func TestGroupListAndQuerySubscriptionFastjsonForm(t *testing.T) {
 	b := &QuerySubscriptionResponseBody{Group: "g", Topic: "T", SubscriptionData: &SubscriptionData{Topic: "T", SubString: "*", ExpressionType: "TAG"}}
 	assert.Equal(t, `{"group":"g","subscriptionData":{"classFilterMode":false,"codeSet":[],"expressionType":"TAG","subString":"*","subVersion":0,"tagsSet":[],"topic":"T"},"topic":"T"}`,
 		string(b.AppendJSON(nil)))
+}
+
+func TestSubscriptionGroupListDecodesTheJavaBody(t *testing.T) {
+	// As 5.3.3's SubscriptionGroupList.encode() writes two configs.
+	body := `{"groupConfigList":[{"attributes":{},"brokerId":0,"consumeBroadcastEnable":false,"consumeEnable":true,` +
+		`"consumeFromMinEnable":true,"consumeMessageOrderly":false,"consumeTimeoutMinute":15,"groupName":"g1",` +
+		`"groupRetryPolicy":{"type":"CUSTOMIZED"},"groupSysFlag":0,"notifyConsumerIdsChangedEnable":true,` +
+		`"retryMaxTimes":3,"retryQueueNums":1,"subscriptionDataSet":[],"whichBrokerWhenConsumeSlowly":1},` +
+		`{"groupName":"g2","retryMaxTimes":5}]}`
+	l, err := DecodeSubscriptionGroupList([]byte(body))
+	require.NoError(t, err)
+	require.Len(t, l.GroupConfigList, 2)
+	assert.Equal(t, "g1", l.GroupConfigList[0].GroupName)
+	assert.False(t, l.GroupConfigList[0].ConsumeBroadcastEnable)
+	assert.Equal(t, int32(3), l.GroupConfigList[0].RetryMaxTimes)
+	assert.Equal(t, "g2", l.GroupConfigList[1].GroupName)
+	assert.Equal(t, int32(5), l.GroupConfigList[1].RetryMaxTimes)
+	assert.True(t, l.GroupConfigList[1].ConsumeEnable, "absent properties keep Java's defaults")
+
+	for _, empty := range []string{`null`, `{}`, `{"groupConfigList":null}`} {
+		l, err := DecodeSubscriptionGroupList([]byte(empty))
+		require.NoError(t, err, empty)
+		assert.Nil(t, l.GroupConfigList, empty)
+	}
+	_, err = DecodeSubscriptionGroupList([]byte(`{"groupConfigList":[1]}`))
+	assert.ErrorIs(t, err, ErrMalformedJSON)
 }

@@ -124,6 +124,37 @@ func DecodeSubscriptionGroupConfig(data []byte) (SubscriptionGroupConfig, error)
 	return c, err
 }
 
+// SubscriptionGroupList is the 5.x body of
+// UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST.
+//
+// JSON (wire format: do not change):
+//
+//	{"groupConfigList":[{"groupName":"g1",...},{"groupName":"g2",...}]}
+//
+// A null or absent list decodes as nil.
+type SubscriptionGroupList struct {
+	GroupConfigList []SubscriptionGroupConfig
+}
+
+// DecodeSubscriptionGroupList parses the body; each config starts from
+// Java's defaults for its absent properties.
+func DecodeSubscriptionGroupList(data []byte) (SubscriptionGroupList, error) {
+	var l SubscriptionGroupList
+	err := decodeJSON(data, func(r *jsonReader) error {
+		if r.null() {
+			return nil
+		}
+		return r.object(func(key string) (err error) {
+			if property(key) == "groupconfiglist" {
+				l.GroupConfigList, err = readList(r, readSubscriptionGroupConfig)
+				return err
+			}
+			return r.skip()
+		})
+	})
+	return l, err
+}
+
 func readSubscriptionGroupConfig(r *jsonReader) (SubscriptionGroupConfig, error) {
 	c := NewSubscriptionGroupConfig("")
 	err := r.object(func(key string) (err error) {

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The broker's operations surface (AdminBrokerProcessor) as mqadmin and the dashboard use it:
- * subscription groups (200, 201, 207, 5.x 352), consumer and producer connections (203, 204), who
+ * subscription groups (200, 201, 207, 5.x 225 and 352), consumer and producer connections (203, 204), who
  * consumes a topic (300, 5.x 343 and 345), topic stats (202), the consumer and delay offset documents
  * (43, 45) and the broker's configuration (25, 26).
  */
@@ -59,6 +59,7 @@ class AdminOpsTest {
     private static final int GET_ALL_CONSUMER_OFFSET = 43;
     private static final int GET_ALL_DELAY_OFFSET = 45;
     private static final int GET_TOPIC_STATS_INFO = 202;
+    private static final int UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST = 225;
     private static final int GET_CONSUMER_CONNECTION_LIST = 203;
     private static final int GET_PRODUCER_CONNECTION_LIST = 204;
     private static final int QUERY_TOPICS_BY_CONSUMER = 343;
@@ -349,6 +350,44 @@ class AdminOpsTest {
             assertTrue(((Number) v).longValue() > before, "level 1 at " + v);
             return null;
         });
+    }
+
+    @Test
+    void subscriptionGroupsAreCreatedAndReplacedByTheList() throws Exception {
+        if (!serversAreLine5()) {
+            assertEquals(REQUEST_CODE_NOT_SUPPORTED, call(UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, Map.of()).getCode());
+            return;
+        }
+        Assumptions.assumeTrue(Line.CLIENT_LINE.equals("5"), "createAndUpdateSubscriptionGroupConfigList is a 5.x call");
+        String addr = Env.brokerAddr();
+        String existing = Clients.unique("sgl");
+        String fresh = Clients.unique("sgl");
+        newGroupConfig(existing, 2);
+        var before = admin.getAllSubscriptionGroup(addr, 10_000).getDataVersion();
+
+        var replaced = admin.examineSubscriptionGroupConfig(addr, existing);
+        replaced.setRetryMaxTimes(6);
+        var created = admin.examineSubscriptionGroupConfig(addr, existing);
+        created.setGroupName(fresh);
+        created.setRetryMaxTimes(8);
+        created.setConsumeBroadcastEnable(true);
+        invoke(admin, "createAndUpdateSubscriptionGroupConfigList", addr, List.of(replaced, created));
+
+        var wrapper = admin.getAllSubscriptionGroup(addr, 10_000);
+        var table = wrapper.getSubscriptionGroupTable();
+        assertEquals(6, table.get(existing).getRetryMaxTimes(), "an update replaces");
+        assertNotNull(table.get(fresh), fresh + " in " + table.keySet());
+        assertEquals(8, table.get(fresh).getRetryMaxTimes());
+        assertTrue(table.get(fresh).isConsumeBroadcastEnable());
+        assertEquals(before.getCounter().get() + 2, wrapper.getDataVersion().getCounter().get(),
+            "the data version moves once per group");
+
+        invoke(admin, "createAndUpdateSubscriptionGroupConfigList", addr, List.of());
+        assertEquals(wrapper.getDataVersion(), admin.getAllSubscriptionGroup(addr, 10_000).getDataVersion(),
+            "an empty list changes nothing");
+        for (String g : List.of(existing, fresh)) {
+            admin.deleteSubscriptionGroup(addr, g);
+        }
     }
 
     @Test

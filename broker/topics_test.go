@@ -1,0 +1,69 @@
+package broker
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// TestTraceTopicEnableMakesRegistersAndReservesTheTraceTopic: with
+// traceTopicEnable the broker makes msgTraceTopicName (one queue, read and
+// write) at start, registers it, lists it among the system topics and
+// refuses UPDATE_AND_CREATE_TOPIC for it, as for the other topics it made
+// (TopicConfigManager's addSystemTopic).
+func TestTraceTopicEnableMakesRegistersAndReservesTheTraceTopic(t *testing.T) {
+	for _, line := range []protocol.Line{protocol.Line4, protocol.Line5} {
+		t.Run(line.String(), func(t *testing.T) {
+			ns := startFakeNamesrv(t)
+			cfg := testConfigs(t.TempDir(), ns.addr)
+			cfg.Broker.TraceTopicEnable, cfg.Broker.MsgTraceTopicName = true, "MyTraceTopic"
+			var b *Broker
+			if line >= protocol.Line5 {
+				b = startLine5Broker(t, cfg)
+			} else {
+				b = startBroker(t, cfg, nil)
+			}
+			tc, ok := ns.lastTopics()["MyTraceTopic"]
+			require.True(t, ok, "registered")
+			assert.Equal(t, int32(1), tc.ReadQueueNums)
+			assert.Equal(t, int32(1), tc.WriteQueueNums)
+			assert.Equal(t, protocol.PermRead|protocol.PermWrite, tc.Perm)
+
+			c := newClient(t, nil)
+			resp := invoke(t, c, b.Addr(), remoting.NewRequest(remoting.GetSystemTopicListFromBroker, nil))
+			require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+			assert.Contains(t, string(resp.Body), `"MyTraceTopic"`)
+
+			want := int32(remoting.SystemError)
+			if line >= protocol.Line5 {
+				want = int32(remoting.InvalidParameter)
+			}
+			for _, topic := range []string{"MyTraceTopic", "TestCluster", "broker-t", "TestCluster_REPLY_TOPIC", TopicBenchmark} {
+				req := remoting.NewRequest(remoting.UpdateAndCreateTopic, map[string]string{"topic": topic, "defaultTopic": TopicAutoCreate,
+					"readQueueNums": "4", "writeQueueNums": "4", "perm": "6", "topicFilterType": "SINGLE_TAG", "topicSysFlag": "0", "order": "false"})
+				resp := invoke(t, c, b.Addr(), req)
+				assert.Equal(t, want, resp.Code, topic)
+				assert.Equal(t, "The topic["+topic+"] is conflict with system topic.", resp.Remark)
+			}
+			tc, _ = b.topics.get("MyTraceTopic")
+			assert.Equal(t, int32(1), tc.WriteQueueNums, "unchanged")
+		})
+	}
+}
+
+func TestTraceTopicIsMadeOnlyWhenEnabled(t *testing.T) {
+	cfg := testConfigs(t.TempDir(), "")
+	for _, tc := range builtinTopics(cfg.Broker, protocol.Line5) {
+		assert.NotEqual(t, cfg.Broker.MsgTraceTopicName, tc.TopicName)
+	}
+	cfg.Broker.TraceTopicEnable = true
+	names := map[string]bool{}
+	for _, tc := range builtinTopics(cfg.Broker, protocol.Line4) {
+		names[tc.TopicName] = true
+	}
+	assert.True(t, names["RMQ_SYS_TRACE_TOPIC"], "the default msgTraceTopicName")
+}
