@@ -166,6 +166,9 @@ func (b *Broker) Start() error {
 	b.goService(b.timer.loop)
 	b.goService(b.stats.loop)
 	b.goService(b.brokerStats.loop)
+	if b.opts.StatsLogger != nil {
+		b.goService(func(stop <-chan struct{}) { b.brokerStats.logLoop(stop, b.opts.StatsLogger) })
+	}
 	b.goService(b.tx.checkLoop)
 	b.log.Info("broker started", zap.String("addr", b.server.Addr()), zap.String("brokerAddr", b.brokerAddr()))
 	return nil

@@ -27,6 +27,9 @@ type Options struct {
 	Line protocol.Line
 	// Logger receives the broker's log; nil discards it.
 	Logger *zap.Logger
+	// StatsLogger receives the statistics Java writes to stats.log every
+	// minute, hour and day; nil writes none.
+	StatsLogger *zap.Logger
 	// ListenHost is the address the servers bind (Java binds every
 	// interface); "" means 0.0.0.0.
 	ListenHost string

@@ -15,6 +15,7 @@ package broker
 // calls). An empty window (not yet sampled) is all zeros.
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -149,6 +150,18 @@ func (s *statsItemSet) item(key string) *statsItem {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.items[key]
+}
+
+// keys lists the set's keys, sorted.
+func (s *statsItemSet) keys() []string {
+	s.mu.RLock()
+	keys := make([]string, 0, len(s.items))
+	for k := range s.items {
+		keys = append(keys, k)
+	}
+	s.mu.RUnlock()
+	slices.Sort(keys)
+	return keys
 }
 
 // sample samples every item's window at nowMs.

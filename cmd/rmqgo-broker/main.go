@@ -18,6 +18,7 @@ import (
 
 	"github.com/rmqgo/rmqgo/broker"
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/logging"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/startup"
 )
@@ -67,7 +68,9 @@ func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdou
 	defer closeLog()
 	startup.ServeProfiles(env, log)
 	startup.TuneGC(env)
-	b, err := broker.New(broker.Options{Configs: cfg, Line: line(env), Logger: log})
+	statsLog, closeStats := openStatsLog(env, log)
+	defer closeStats()
+	b, err := broker.New(broker.Options{Configs: cfg, Line: line(env), Logger: log, StatsLogger: statsLog})
 	if err == nil {
 		err = b.Start()
 	}
@@ -88,6 +91,18 @@ func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdou
 	}
 	log.Info("Shutdown hook over, consuming total time(ms): " + strconv.FormatInt(time.Since(start).Milliseconds(), 10))
 	return 0
+}
+
+// openStatsLog opens ${user.home}/logs/rocketmqlogs/stats.log, where Java
+// brokers write their statistics; a broker that cannot open it runs
+// without it.
+func openStatsLog(env conf.Env, log *zap.Logger) (*zap.Logger, func()) {
+	statsLog, closeFn, err := logging.New(logging.Options{Dir: logging.DefaultDir(env.UserHome()), Name: "stats", Plain: true})
+	if err != nil {
+		log.Warn("stats.log not written", zap.Error(err))
+		return nil, func() {}
+	}
+	return statsLog, func() { _ = closeFn() }
 }
 
 // line reads RMQGO_LINE (4 or 5).

@@ -104,4 +104,6 @@ func TestBinaryBootsAndStopsCleanlyOnSIGTERM(t *testing.T) {
 	_, err = os.Stat(filepath.Join(home, "store", "abort"))
 	assert.True(t, os.IsNotExist(err), "a clean stop removes the abort file")
 	assert.True(t, strings.Contains(string(log), "broker stopped"))
+	_, err = os.Stat(filepath.Join(home, "logs", "rocketmqlogs", "stats.log"))
+	assert.NoError(t, err, "stats.log is where Java keeps it")
 }

@@ -29,6 +29,9 @@ type Options struct {
 	Level zapcore.Level
 	// Console also writes every line to stderr.
 	Console bool
+	// Plain lays lines out as Java's side logs (stats.log) do, "time
+	// LEVEL - message": no caller.
+	Plain bool
 }
 
 // DefaultDir is ${userHome}/logs/rocketmqlogs.
@@ -58,6 +61,9 @@ func New(opts Options) (*zap.Logger, func() error, error) {
 		cores = append(cores, zapcore.NewCore(enc, zapcore.Lock(os.Stderr), opts.Level))
 	}
 	log := zap.New(zapcore.NewTee(cores...), zap.AddCaller())
+	if opts.Plain {
+		log = zap.New(zapcore.NewTee(cores...)).Named("-")
+	}
 	closeFn := func() error {
 		_ = log.Sync()
 		return w.Close()

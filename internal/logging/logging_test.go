@@ -54,3 +54,14 @@ func TestRollsIntoOtherdaysKeepingMaxIndex(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, strings.Repeat("j", 60)+"\n", string(current))
 }
+
+func TestPlainLinesAreTimeLevelDashMessage(t *testing.T) {
+	dir := t.TempDir()
+	log, closeFn, err := New(Options{Dir: dir, Name: "stats", Plain: true})
+	require.NoError(t, err)
+	log.Info("[TOPIC_PUT_NUMS] [T] Stats In One Minute, SUM: 1 TPS: 0.02 AVGPT: 1.00")
+	require.NoError(t, closeFn())
+	data, err := os.ReadFile(filepath.Join(dir, "stats.log"))
+	require.NoError(t, err)
+	assert.Regexp(t, `^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} INFO - \[TOPIC_PUT_NUMS\] \[T\] Stats In One Minute, SUM: 1 TPS: 0.02 AVGPT: 1.00\n$`, string(data))
+}
