@@ -15,11 +15,14 @@ type consumeStats struct {
 	// interval holds the latencies since the last progress line, total
 	// those of the whole run.
 	interval, total histogram
-	codes           map[int32]uint64
-	errs            uint64
-	lastErr         error
-	pulls           uint64 // pulls answered or failed since the last progress line
-	first, last     time.Time
+	// delivery holds the time from the broker storing each message to its
+	// arrival here: the end-to-end latency without the send.
+	delivery    histogram
+	codes       map[int32]uint64
+	errs        uint64
+	lastErr     error
+	pulls       uint64 // pulls answered or failed since the last progress line
+	first, last time.Time
 	// next is the queue offset each queue is expected to deliver next:
 	// a message below it arrived a second time.
 	next  map[queueOf]int64
@@ -63,6 +66,7 @@ func (s *consumeStats) received(now time.Time, msgs []arrival) uint64 {
 		d := time.Duration(nowNs - m.bornMillis*int64(time.Millisecond))
 		s.interval.record(d)
 		s.total.record(d)
+		s.delivery.record(time.Duration(nowNs - m.storedMillis*int64(time.Millisecond)))
 		repeated := false
 		q := queueOf{m.broker, m.queueID}
 		if next, ok := s.next[q]; ok && m.queueOffset < next {
@@ -172,7 +176,8 @@ func (s *consumeStats) result(f *consumeFlags, queues int, elapsed time.Duration
 	b := &benchLine{Kind: kindConsume, Tool: toolRmqbench, Topic: f.topic, Group: f.group, Queues: queues,
 		ElapsedSec: elapsed.Seconds(), ActiveSec: s.last.Sub(s.first).Seconds(), Messages: int64(h.total),
 		Failed: int64(s.errs + s.failedAnswersLocked()), AvgMs: msFloat(h.mean()), P50Ms: msFloat(h.percentile(0.50)),
-		P99Ms: msFloat(h.percentile(0.99)), P999Ms: msFloat(h.percentile(0.999)), MaxMs: msFloat(h.max)}
+		P99Ms: msFloat(h.percentile(0.99)), P999Ms: msFloat(h.percentile(0.999)), MaxMs: msFloat(h.max),
+		DeliveryP50Ms: msFloat(s.delivery.percentile(0.50)), DeliveryP99Ms: msFloat(s.delivery.percentile(0.99))}
 	span := b.ActiveSec
 	if span <= 0 {
 		span = b.ElapsedSec

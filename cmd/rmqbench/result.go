@@ -53,6 +53,11 @@ type benchLine struct {
 	P99Ms    float64 `json:"p99Ms,omitempty"`
 	P999Ms   float64 `json:"p999Ms,omitempty"`
 	MaxMs    float64 `json:"maxMs"`
+	// DeliveryP50Ms and DeliveryP99Ms (consume) are percentiles of the
+	// time from the broker's store timestamp to the arrival: the end to
+	// end latency less the send.
+	DeliveryP50Ms float64 `json:"deliveryP50Ms,omitempty"`
+	DeliveryP99Ms float64 `json:"deliveryP99Ms,omitempty"`
 	// Windows is how many periodic report lines of a Java tool were read.
 	Windows int `json:"windows,omitempty"`
 
@@ -75,8 +80,12 @@ func (b *benchLine) human() string {
 	if b.Kind == kindConsume {
 		what, lat = "received", "end-to-end latency"
 	}
-	return fmt.Sprintf("%s: %s %d in %.1fs (%d failed): %.1f msg/s; %s avg %.3fms p50 %.3fms p99 %.3fms p999 %.3fms max %.3fms",
+	line := fmt.Sprintf("%s: %s %d in %.1fs (%d failed): %.1f msg/s; %s avg %.3fms p50 %.3fms p99 %.3fms p999 %.3fms max %.3fms",
 		b.Kind, what, b.Messages, b.ElapsedSec, b.Failed, b.TPS, lat, b.AvgMs, b.P50Ms, b.P99Ms, b.P999Ms, b.MaxMs)
+	if b.Kind == kindConsume {
+		line += fmt.Sprintf("; stored to received p50 %.3fms p99 %.3fms", b.DeliveryP50Ms, b.DeliveryP99Ms)
+	}
+	return line
 }
 
 // msFloat is d in milliseconds.
