@@ -9,16 +9,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,31 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * levels (messageDelayLevel) are 1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h; a
  * level above 18 counts as 18.
  */
-class DelayMessageTest {
+class DelayMessageTest extends MessagingFixture {
     static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
     /** Delay of levels 1, 2, 3 in ms. */
     private static final Map<Integer, Long> DELAY_MS = Map.of(1, 1_000L, 2, 5_000L, 3, 10_000L);
-
-    private static DefaultMQProducer producer;
-    private final List<AutoCloseable> cleanups = new ArrayList<>();
-
-    @BeforeAll
-    static void start() throws Exception {
-        Clients.admin();
-        producer = Clients.producer();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-    }
-
-    @AfterEach
-    void cleanup() throws Exception {
-        Clients.runAll(cleanups);
-    }
 
     /** Starts a push consumer of a new group on topic that notes when each body first arrived. */
     private DefaultMQPushConsumer consumer(String topic, Received into, Map<String, Long> arrivedAt)
@@ -73,7 +48,7 @@ class DelayMessageTest {
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         return c;
     }
 

@@ -15,7 +15,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -23,9 +22,6 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -39,28 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * message carries (tags, keys, user properties, a body the client compresses), each checked at a
  * push consumer: every message arrives, intact, and nothing else does.
  */
-class ProducerSendTest {
-    private static DefaultMQProducer producer;
-    private final List<AutoCloseable> cleanups = new ArrayList<>();
-
-    @BeforeAll
-    static void start() throws Exception {
-        Clients.admin();
-        producer = Clients.producer();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-    }
-
-    @AfterEach
-    void cleanup() throws Exception {
-        Clients.runAll(cleanups);
-    }
-
+class ProducerSendTest extends MessagingFixture {
     /** Starts a concurrently consuming push consumer of a new group on topic, from the first offset. */
     private Received consume(String topic, String expression) throws Exception {
         Received received = new Received();
@@ -69,7 +44,7 @@ class ProducerSendTest {
         c.subscribe(topic, expression);
         c.registerMessageListener(received.concurrently("c1"));
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         return received;
     }
 
@@ -304,7 +279,7 @@ class ProducerSendTest {
         c.subscribe(topic, "*");
         c.registerMessageListener(received.orderly("c1"));
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         received.awaitAll(sent.keySet());
         received.assertOnly(sent.keySet());
         received.assertNoViolations();
@@ -363,7 +338,7 @@ class ProducerSendTest {
             return org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         Eventually.eventually(Duration.ofSeconds(90), "all " + bodies.size() + " big messages arrive", () -> {
             assertEquals(bodies.keySet(), got.keySet(), "keys received");
             return null;

@@ -12,16 +12,12 @@ import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,28 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The pulling consumers: DefaultLitePullConsumer (subscribe mode with committed offsets; assign mode
  * with seek) and DefaultMQPullConsumer (pull by queue and offset).
  */
-class PullConsumerTest {
-    private static DefaultMQProducer producer;
-    private final List<AutoCloseable> cleanups = new ArrayList<>();
-
-    @BeforeAll
-    static void start() throws Exception {
-        Clients.admin();
-        producer = Clients.producer();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-    }
-
-    @AfterEach
-    void cleanup() throws Exception {
-        Clients.runAll(cleanups);
-    }
-
+class PullConsumerTest extends MessagingFixture {
     /** Sends n messages to queueId (-1: round robin); tags alternate TagA, TagB. Returns their bodies. */
     private static List<String> send(String topic, String label, int n, int queueId) throws Exception {
         List<String> bodies = new ArrayList<>();
@@ -72,7 +47,7 @@ class PullConsumerTest {
         DefaultLitePullConsumer c = new DefaultLitePullConsumer(group);
         c.setNamesrvAddr(Env.namesrvAddr());
         c.setInstanceName(Clients.unique("lite"));
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         return c;
     }
 
@@ -217,7 +192,7 @@ class PullConsumerTest {
         c.setNamesrvAddr(Env.namesrvAddr());
         c.setInstanceName(Clients.unique("pull"));
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         Set<MessageQueue> mqs = c.fetchSubscribeMessageQueues(topic);
         assertEquals(2, mqs.size(), "queues of " + topic + ": " + mqs);
         MessageQueue q0 = mqs.stream().filter(q -> q.getQueueId() == 0).findFirst().orElseThrow();

@@ -12,16 +12,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.MessageListener;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.UtilAll;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,28 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * DefaultMQPushConsumer: concurrent and orderly listeners, clustering and broadcasting, where a
  * group starts (ConsumeFromWhere), tag expressions, and rebalancing when a consumer joins or leaves.
  */
-class PushConsumerTest {
-    private static DefaultMQProducer producer;
-    private final List<AutoCloseable> cleanups = new ArrayList<>();
-
-    @BeforeAll
-    static void start() throws Exception {
-        Clients.admin();
-        producer = Clients.producer();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-    }
-
-    @AfterEach
-    void cleanup() throws Exception {
-        Clients.runAll(cleanups);
-    }
-
+class PushConsumerTest extends MessagingFixture {
     /** Sends n messages (round robin over the queues) and returns their bodies. */
     private static List<String> send(String topic, String label, int n) throws Exception {
         List<String> bodies = new ArrayList<>();
@@ -75,7 +50,7 @@ class PushConsumerTest {
         c.subscribe(topic, expression);
         c.registerMessageListener(listener);
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         return c;
     }
 
@@ -148,7 +123,7 @@ class PushConsumerTest {
         c1.subscribe(topic, "*");
         c1.registerMessageListener(first.concurrently("c1"));
         c1.start();
-        cleanups.add(c1::shutdown);
+        closeLater(c1::shutdown);
         List<String> after = send(topic, "after", 8);
         first.awaitAll(union(before, after));
         first.assertOnly(union(before, after));
@@ -163,7 +138,7 @@ class PushConsumerTest {
         c2.subscribe(topic, "*");
         c2.registerMessageListener(second.concurrently("c2"));
         c2.start();
-        cleanups.add(c2::shutdown);
+        closeLater(c2::shutdown);
         second.awaitAll(later);
         second.assertOnly(later);
     }
@@ -185,7 +160,7 @@ class PushConsumerTest {
         c.subscribe(topic, "*");
         c.registerMessageListener(received.orderly("c1"));
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         received.awaitAll(results.keySet());
         received.assertOnly(results.keySet());
         received.assertNoViolations();
@@ -213,7 +188,7 @@ class PushConsumerTest {
             c.subscribe(topic, "*");
             c.registerMessageListener(received.concurrently(name));
             c.start();
-            cleanups.add(c::shutdown);
+            closeLater(c::shutdown);
         }
         List<String> after = send(topic, "after", 12);
         List<String> all = union(before, after);

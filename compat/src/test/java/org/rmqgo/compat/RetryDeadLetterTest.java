@@ -2,7 +2,6 @@ package org.rmqgo.compat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BiFunction;
@@ -10,15 +9,11 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,28 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * consumed maxReconsumeTimes + 1 times the broker writes it to the dead letter topic %DLQ%group
  * instead, where a consumer can read it.
  */
-class RetryDeadLetterTest {
-    private static DefaultMQProducer producer;
-    private final List<AutoCloseable> cleanups = new ArrayList<>();
-
-    @BeforeAll
-    static void start() throws Exception {
-        Clients.admin();
-        producer = Clients.producer();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-    }
-
-    @AfterEach
-    void cleanup() throws Exception {
-        Clients.runAll(cleanups);
-    }
-
+class RetryDeadLetterTest extends MessagingFixture {
     /** One delivery to the retrying listener: when it arrived and when the listener answered. */
     private record Attempt(MessageExt msg, long arrivedAt, long answeredAt) {
     }
@@ -90,7 +64,7 @@ class RetryDeadLetterTest {
         c.subscribe(topic, "*");
         c.registerMessageListener(l);
         c.start();
-        cleanups.add(c::shutdown);
+        closeLater(c::shutdown);
         return c;
     }
 
