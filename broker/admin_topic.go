@@ -48,15 +48,8 @@ func (b *Broker) adminHandlers() map[remoting.RequestCode]remoting.Handler {
 func (b *Broker) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
 	cmd := req.Cmd
 	topic := cmd.ExtString("topic")
-	if f := validateTopic(topic); f != nil {
+	if f := b.refuseTopicChange(topic, false); f != nil {
 		return b.response(cmd, f.code, f.remark)
-	}
-	if isSystemTopicName(topic) || b.topics.isSystem(topic) {
-		code := remoting.SystemError
-		if b.opts.Line >= protocol.Line5 {
-			code = remoting.InvalidParameter
-		}
-		return b.response(cmd, code, "The topic["+topic+"] is conflict with system topic.")
 	}
 	tc := protocol.NewTopicConfig(topic)
 	var err error
@@ -113,10 +106,34 @@ func isSystemTopicName(topic string) bool {
 	return slices.Contains(systemTopicNames, topic) || strings.HasPrefix(topic, sysTopicPrefix)
 }
 
+// refuseTopicChange is what creating, updating or deleting a topic checks
+// of its name first: TopicValidator.validateTopic (5.x's delete only asks
+// for a name that is not blank), then that it is not a system topic, the
+// built-in ones or one this broker made at start. 4.x answers
+// SYSTEM_ERROR, 5.x INVALID_PARAMETER.
+func (b *Broker) refuseTopicChange(topic string, deleting bool) *sendFailure {
+	line5 := b.opts.Line >= protocol.Line5
+	code := remoting.SystemError
+	if line5 {
+		code = remoting.InvalidParameter
+	}
+	if deleting && line5 {
+		if strings.TrimSpace(topic) == "" {
+			return &sendFailure{code, "The specified topic is blank."}
+		}
+	} else if f := validateTopic(topic); f != nil {
+		return &sendFailure{code, f.remark}
+	}
+	if isSystemTopicName(topic) || b.topics.isSystem(topic) {
+		return &sendFailure{code, "The topic[" + topic + "] is conflict with system topic."}
+	}
+	return nil
+}
+
 // deleteTopicInBroker serves DELETE_TOPIC_IN_BROKER.
 func (b *Broker) deleteTopicInBroker(req *remoting.Request) *remoting.Command {
 	topic := req.Cmd.ExtString("topic")
-	if f := validateTopic(topic); f != nil {
+	if f := b.refuseTopicChange(topic, true); f != nil {
 		return b.response(req.Cmd, f.code, f.remark)
 	}
 	if b.topics.remove(topic) {

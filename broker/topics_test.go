@@ -67,3 +67,46 @@ func TestTraceTopicIsMadeOnlyWhenEnabled(t *testing.T) {
 	}
 	assert.True(t, names["RMQ_SYS_TRACE_TOPIC"], "the default msgTraceTopicName")
 }
+
+// TestSystemTopicsAndBadNamesAreNotDeleted: DELETE_TOPIC_IN_BROKER refuses a
+// system topic (4.x SYSTEM_ERROR, 5.x INVALID_PARAMETER) and keeps it; 4.x
+// validates the name as a create does, 5.x only refuses a blank one.
+func TestSystemTopicsAndBadNamesAreNotDeleted(t *testing.T) {
+	for _, line := range []protocol.Line{protocol.Line4, protocol.Line5} {
+		t.Run(line.String(), func(t *testing.T) {
+			cfg := testConfigs(t.TempDir(), "")
+			var b *Broker
+			if line >= protocol.Line5 {
+				b = startLine5Broker(t, cfg)
+			} else {
+				b = startBroker(t, cfg, nil)
+			}
+			want := int32(remoting.SystemError)
+			if line >= protocol.Line5 {
+				want = int32(remoting.InvalidParameter)
+			}
+			c := newClient(t, nil)
+			del := func(topic string) *remoting.Command {
+				return invoke(t, c, b.Addr(), remoting.NewRequest(remoting.DeleteTopicInBroker, map[string]string{"topic": topic}))
+			}
+			for _, topic := range []string{TopicAutoCreate, TopicSchedule, "rmq_sys_anything", "broker-t"} {
+				resp := del(topic)
+				assert.Equal(t, want, resp.Code, topic)
+				assert.Equal(t, "The topic["+topic+"] is conflict with system topic.", resp.Remark)
+			}
+			_, ok := b.topics.get(TopicAutoCreate)
+			assert.True(t, ok, "TBW102 kept")
+
+			resp := del(" ")
+			assert.Equal(t, want, resp.Code)
+			assert.Equal(t, "The specified topic is blank.", resp.Remark)
+			resp = del("bad topic!")
+			if line >= protocol.Line5 {
+				assert.Equal(t, int32(remoting.Success), resp.Code, "5.x does not check the characters on delete")
+			} else {
+				assert.Equal(t, want, resp.Code)
+				assert.Contains(t, resp.Remark, "illegal characters")
+			}
+		})
+	}
+}
