@@ -69,11 +69,7 @@ func (g *BrokerMemberGroup) AppendMemberGroupResponse(dst []byte) []byte {
 		addrs = BrokerAddrs{}
 	}
 	dst = addrs.appendJSON(appendField(dst, "brokerAddrs"), Fastjson)
-	if g.BrokerName != "" {
-		dst = appendStringField(dst, "brokerName", g.BrokerName, Fastjson)
-	}
-	if g.Cluster != "" {
-		dst = appendStringField(dst, "cluster", g.Cluster, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "brokerName", g.BrokerName, Fastjson)
+	dst = appendOptionalStringField(dst, "cluster", g.Cluster, Fastjson)
 	return append(dst, '}', '}')
 }

@@ -22,15 +22,9 @@ type Connection struct {
 
 func (c *Connection) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	if c.ClientAddr != "" {
-		dst = appendStringField(dst, "clientAddr", c.ClientAddr, Fastjson)
-	}
-	if c.ClientID != "" {
-		dst = appendStringField(dst, "clientId", c.ClientID, Fastjson)
-	}
-	if c.Language != "" {
-		dst = appendStringField(dst, "language", c.Language, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "clientAddr", c.ClientAddr, Fastjson)
+	dst = appendOptionalStringField(dst, "clientId", c.ClientID, Fastjson)
+	dst = appendOptionalStringField(dst, "language", c.Language, Fastjson)
 	dst = appendIntField(dst, "version", int64(c.Version), Fastjson)
 	return append(dst, '}')
 }
@@ -113,20 +107,14 @@ func (s *SubscriptionData) AppendJSON(dst []byte) []byte {
 		dst = appendLong(comma(dst), int64(c), Fastjson)
 	}
 	dst = append(dst, ']')
-	if s.ExpressionType != "" {
-		dst = appendStringField(dst, "expressionType", s.ExpressionType, Fastjson)
-	}
-	if s.SubString != "" {
-		dst = appendStringField(dst, "subString", s.SubString, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "expressionType", s.ExpressionType, Fastjson)
+	dst = appendOptionalStringField(dst, "subString", s.SubString, Fastjson)
 	dst = appendIntField(dst, "subVersion", s.SubVersion, Fastjson)
 	tags := s.TagsSet
 	if tags == nil {
 		tags = []string{}
 	}
 	dst = appendStringArray(appendField(dst, "tagsSet"), tags, Fastjson)
-	if s.Topic != "" {
-		dst = appendStringField(dst, "topic", s.Topic, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "topic", s.Topic, Fastjson)
 	return append(dst, '}')
 }

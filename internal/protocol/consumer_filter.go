@@ -71,9 +71,7 @@ func (m *FilterDataMapByTopic) appendJSON(dst []byte) []byte {
 		dst = d.appendJSON(appendStringKey(dst, group, Fastjson))
 	}
 	dst = append(dst, '}')
-	if m.Topic != "" {
-		dst = appendStringField(dst, "topic", m.Topic, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "topic", m.Topic, Fastjson)
 	return append(dst, '}')
 }
 
@@ -92,20 +90,12 @@ func (d *ConsumerFilterData) appendJSON(dst []byte) []byte {
 	}
 	dst = appendIntField(dst, "bornTime", d.BornTime, Fastjson)
 	dst = appendIntField(dst, "clientVersion", d.ClientVersion, Fastjson)
-	if d.ConsumerGroup != "" {
-		dst = appendStringField(dst, "consumerGroup", d.ConsumerGroup, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "consumerGroup", d.ConsumerGroup, Fastjson)
 	dst = appendBoolField(dst, "dead", d.IsDead())
 	dst = appendIntField(dst, "deadTime", d.DeadTime, Fastjson)
-	if d.Expression != "" {
-		dst = appendStringField(dst, "expression", d.Expression, Fastjson)
-	}
-	if d.ExpressionType != "" {
-		dst = appendStringField(dst, "expressionType", d.ExpressionType, Fastjson)
-	}
-	if d.Topic != "" {
-		dst = appendStringField(dst, "topic", d.Topic, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "expression", d.Expression, Fastjson)
+	dst = appendOptionalStringField(dst, "expressionType", d.ExpressionType, Fastjson)
+	dst = appendOptionalStringField(dst, "topic", d.Topic, Fastjson)
 	return append(dst, '}')
 }
 

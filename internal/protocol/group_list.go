@@ -40,14 +40,10 @@ type QuerySubscriptionResponseBody struct {
 // AppendJSON appends the fastjson form.
 func (b *QuerySubscriptionResponseBody) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	if b.Group != "" {
-		dst = appendStringField(dst, "group", b.Group, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "group", b.Group, Fastjson)
 	if b.SubscriptionData != nil {
 		dst = b.SubscriptionData.AppendJSON(appendField(dst, "subscriptionData"))
 	}
-	if b.Topic != "" {
-		dst = appendStringField(dst, "topic", b.Topic, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "topic", b.Topic, Fastjson)
 	return append(dst, '}')
 }

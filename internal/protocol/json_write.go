@@ -50,6 +50,16 @@ func appendStringField(dst []byte, name, value string, st Style) []byte {
 	return appendString(appendField(dst, name), value, st)
 }
 
+// appendOptionalStringField appends "name":"value", or nothing when value
+// is empty: fastjson leaves out a null string, which Java has where Go has
+// "".
+func appendOptionalStringField(dst []byte, name, value string, st Style) []byte {
+	if value == "" {
+		return dst
+	}
+	return appendStringField(dst, name, value, st)
+}
+
 // appendIntField appends "name":n.
 func appendIntField(dst []byte, name string, n int64, st Style) []byte {
 	return appendLong(appendField(dst, name), n, st)

@@ -19,9 +19,7 @@ type QueueData struct {
 
 func (q *QueueData) appendJSON(dst []byte, st Style) []byte {
 	dst = append(dst, '{')
-	if q.BrokerName != "" {
-		dst = appendStringField(dst, "brokerName", q.BrokerName, st)
-	}
+	dst = appendOptionalStringField(dst, "brokerName", q.BrokerName, st)
 	dst = appendIntField(dst, "perm", int64(q.Perm), st)
 	dst = appendIntField(dst, "readQueueNums", int64(q.ReadQueueNums), st)
 	dst = appendIntField(dst, "topicSysFlag", int64(q.TopicSysFlag), st)
@@ -169,16 +167,10 @@ func (b *BrokerData) appendJSON(dst []byte, st Style) []byte {
 	if b.BrokerAddrs != nil {
 		dst = b.BrokerAddrs.appendJSON(appendField(dst, "brokerAddrs"), st)
 	}
-	if b.BrokerName != "" {
-		dst = appendStringField(dst, "brokerName", b.BrokerName, st)
-	}
-	if b.Cluster != "" {
-		dst = appendStringField(dst, "cluster", b.Cluster, st)
-	}
+	dst = appendOptionalStringField(dst, "brokerName", b.BrokerName, st)
+	dst = appendOptionalStringField(dst, "cluster", b.Cluster, st)
 	dst = appendBoolField(dst, "enableActingMaster", b.EnableActingMaster)
-	if b.ZoneName != "" {
-		dst = appendStringField(dst, "zoneName", b.ZoneName, st)
-	}
+	dst = appendOptionalStringField(dst, "zoneName", b.ZoneName, st)
 	return append(dst, '}')
 }
 
@@ -224,20 +216,14 @@ const MetadataScopeGlobal = "__global__"
 
 func (m *TopicQueueMappingInfo) appendJSON(dst []byte, st Style) []byte {
 	dst = append(dst, '{')
-	if m.Bname != "" {
-		dst = appendStringField(dst, "bname", m.Bname, st)
-	}
+	dst = appendOptionalStringField(dst, "bname", m.Bname, st)
 	if m.CurrIDMap != nil {
 		dst = appendIntIntMap(appendField(dst, "currIdMap"), m.CurrIDMap, st)
 	}
 	dst = appendBoolField(dst, "dirty", m.Dirty)
 	dst = appendIntField(dst, "epoch", m.Epoch, st)
-	if m.Scope != "" {
-		dst = appendStringField(dst, "scope", m.Scope, st)
-	}
-	if m.Topic != "" {
-		dst = appendStringField(dst, "topic", m.Topic, st)
-	}
+	dst = appendOptionalStringField(dst, "scope", m.Scope, st)
+	dst = appendOptionalStringField(dst, "topic", m.Topic, st)
 	dst = appendIntField(dst, "totalQueues", int64(m.TotalQueues), st)
 	return append(dst, '}')
 }
@@ -326,9 +312,7 @@ func (t *TopicRouteData) AppendJSON(dst []byte, st Style) []byte {
 	}
 	dst = append(dst, ']')
 	dst = appendFilterServers(appendField(dst, "filterServerTable"), t.FilterServerTable, st)
-	if t.OrderTopicConf != "" {
-		dst = appendStringField(dst, "orderTopicConf", t.OrderTopicConf, st)
-	}
+	dst = appendOptionalStringField(dst, "orderTopicConf", t.OrderTopicConf, st)
 	dst = append(appendField(dst, "queueDatas"), '[')
 	for i := range t.QueueDatas {
 		dst = t.QueueDatas[i].appendJSON(comma(dst), st)

@@ -92,9 +92,7 @@ func (c *SubscriptionGroupConfig) AppendJSON(dst []byte, line Line) []byte {
 		dst = appendBoolField(dst, "consumeMessageOrderly", c.ConsumeMessageOrderly)
 		dst = appendIntField(dst, "consumeTimeoutMinute", int64(c.ConsumeTimeoutMinute), Fastjson)
 	}
-	if c.GroupName != "" {
-		dst = appendStringField(dst, "groupName", c.GroupName, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "groupName", c.GroupName, Fastjson)
 	if v5 {
 		dst = c.GroupRetryPolicy.appendJSON(appendField(dst, "groupRetryPolicy"))
 		dst = appendIntField(dst, "groupSysFlag", int64(c.GroupSysFlag), Fastjson)
@@ -353,15 +351,9 @@ type SimpleSubscriptionData struct {
 
 func (s *SimpleSubscriptionData) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	if s.Expression != "" {
-		dst = appendStringField(dst, "expression", s.Expression, Fastjson)
-	}
-	if s.ExpressionType != "" {
-		dst = appendStringField(dst, "expressionType", s.ExpressionType, Fastjson)
-	}
-	if s.Topic != "" {
-		dst = appendStringField(dst, "topic", s.Topic, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "expression", s.Expression, Fastjson)
+	dst = appendOptionalStringField(dst, "expressionType", s.ExpressionType, Fastjson)
+	dst = appendOptionalStringField(dst, "topic", s.Topic, Fastjson)
 	dst = appendIntField(dst, "version", s.Version, Fastjson)
 	return append(dst, '}')
 }

@@ -61,9 +61,7 @@ func (c *TopicConfig) AppendJSON(dst []byte) []byte {
 	if c.TopicFilterType != "" {
 		dst = appendStringField(dst, "topicFilterType", string(c.TopicFilterType), Fastjson)
 	}
-	if c.TopicName != "" {
-		dst = appendStringField(dst, "topicName", c.TopicName, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "topicName", c.TopicName, Fastjson)
 	dst = appendIntField(dst, "topicSysFlag", int64(c.TopicSysFlag), Fastjson)
 	dst = appendIntField(dst, "writeQueueNums", int64(c.WriteQueueNums), Fastjson)
 	return append(dst, '}')

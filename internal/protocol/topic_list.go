@@ -15,9 +15,7 @@ type TopicList struct {
 // AppendJSON appends the fastjson form; brokerAddr only when set.
 func (l *TopicList) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	if l.BrokerAddr != "" {
-		dst = appendStringField(dst, "brokerAddr", l.BrokerAddr, Fastjson)
-	}
+	dst = appendOptionalStringField(dst, "brokerAddr", l.BrokerAddr, Fastjson)
 	list := l.TopicList
 	if list == nil {
 		list = []string{}
