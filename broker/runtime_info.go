@@ -232,24 +232,66 @@ func (b *Broker) poolLoad(pick func(pools) *remoting.Pool) (size int, waitMs int
 	return size, waitMs
 }
 
-// earliestMessageTime is the store time of the first message in the
-// commitlog (-1 when it is empty).
+// earliestMessageTime is getEarliestMessageTime: the store time of the
+// first message in the commitlog (-1 when it is empty). 4.9.x reads it
+// with pickupStoreTimestamp(minOffset, 2*maxMessageSize), which finds
+// nothing (-1) until the first file holds that many written bytes past the
+// min offset, so a young 4.9.x broker reports -1; 5.x reads only up to the
+// store timestamp.
 func (b *Broker) earliestMessageTime() int64 {
-	rec, err := b.store.LookMessage(b.store.CommitLogMinOffset())
+	minOff, maxOff := b.store.CommitLogMinOffset(), b.store.CommitLogMaxOffset()
+	if b.opts.Line < protocol.Line5 {
+		c := b.opts.Configs.Store
+		if !fourEarliestReadable(minOff, maxOff, int64(c.MappedFileSizeCommitLog), int64(c.MaxMessageSize)) {
+			return -1
+		}
+	}
+	rec, err := b.store.LookMessage(minOff)
 	if err != nil {
 		return -1
 	}
 	return rec.StoreTimestamp
 }
 
+// fourEarliestReadable tells whether 4.9.x's selectMappedBuffer(pos,
+// 2*maxMessageSize) on the commitlog file holding minOff succeeds: the file
+// must have that many written bytes from minOff's position on.
+func fourEarliestReadable(minOff, maxOff, fileSize, maxMessageSize int64) bool {
+	if fileSize <= 0 {
+		return false
+	}
+	pos := minOff % fileSize
+	written := min(fileSize, maxOff-(minOff-pos))
+	return pos+2*maxMessageSize <= written
+}
+
 // diskRatio is UtilAll.getDiskPartitionSpaceUsedPercent (-1 when the
 // path is missing).
 func diskRatio(path string) float64 {
-	total, free, _, err := store.DiskSpace(path)
-	if err != nil || total <= 0 {
+	total, free, usable, err := store.DiskSpace(path)
+	if err != nil {
 		return -1
 	}
-	return float64(total-free) / float64(total)
+	return javaDiskRatio(total, free, usable)
+}
+
+// javaDiskRatio is getDiskPartitionSpaceUsedPercent's arithmetic (both
+// lines): used = total-free over used+usable (the space a non-root user
+// sees), as a percentage rounded up to a whole number, then /100.
+func javaDiskRatio(total, free, usable int64) float64 {
+	if total <= 0 {
+		return -1
+	}
+	used := total - free
+	entire := used + usable
+	if entire <= 0 {
+		return -1
+	}
+	pct := used * 100 / entire
+	if used*100%entire != 0 {
+		pct++
+	}
+	return float64(pct) / 100.0
 }
 
 // runtimeText is getFormatRuntime.
