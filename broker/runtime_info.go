@@ -22,8 +22,9 @@ package broker
 //	  timerCongestNum, timerEnqueueTps, timerDequeueTps, and the
 //	  litePull/ack pool keys
 //
-// Differences: dispatchMaxBuffer, pageCacheLockTimeMills and
-// remainTransientStoreBufferNumbs are 0 (no such buffers here); a pool's
+// Differences: dispatchMaxBuffer and pageCacheLockTimeMills are 0, and so
+// is remainTransientStoreBufferNumbs with transientStorePoolEnable (no such
+// buffers here; without it Java too reports Integer.MAX_VALUE); a pool's
 // head wait time is the wait of the request its workers took last.
 
 import (
@@ -214,7 +215,7 @@ func (b *Broker) brokerRuntimeInfo(m map[string]string) {
 	m["pageCacheLockTimeMills"] = "0"
 	m["earliestMessageTimeStamp"] = itoa(b.earliestMessageTime())
 	m["startAcceptSendRequestTimeStamp"] = itoa(c.StartAcceptSendRequestTimeStamp)
-	m["remainTransientStoreBufferNumbs"] = "0"
+	m["remainTransientStoreBufferNumbs"] = remainTransientBuffers(b.opts.Configs.Store.TransientStorePoolEnable)
 	m["remainHowManyDataToFlush"] = humanBytes(b.store.UnflushedBytes())
 	if total, _, usable, err := store.DiskSpace(b.opts.Configs.Store.StorePathRootDir); err == nil {
 		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(total), humanBytes(usable))
@@ -292,6 +293,16 @@ func javaDiskRatio(total, free, usable int64) float64 {
 		pct++
 	}
 	return float64(pct) / 100.0
+}
+
+// remainTransientBuffers is remainTransientStoreBufferNumbs: Java reports
+// Integer.MAX_VALUE when the transient store pool is off (both lines), the
+// free buffers of the pool otherwise; this store has none.
+func remainTransientBuffers(poolEnabled bool) string {
+	if !poolEnabled {
+		return strconv.Itoa(math.MaxInt32)
+	}
+	return "0"
 }
 
 // runtimeText is getFormatRuntime.

@@ -120,3 +120,11 @@ func TestEarliestMessageTimeOf49IsMinusOneUntilFileHasTwoMaxMessageSizes(t *test
 	assert.True(t, fourEarliestReadable(100, 1<<30, 1<<30, 4<<20))
 	assert.False(t, fourEarliestReadable(1<<30-1, 1<<30+5, 1<<30, 1))
 }
+
+// mqadmin brokerStatus against 4.9.7 and 5.3.3: 2147483647 with the
+// default transientStorePoolEnable=false.
+func TestRemainTransientStoreBufferNumbsIsMaxIntWithoutPool(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	assert.Equal(t, "2147483647", b.runtimeInfo()["remainTransientStoreBufferNumbs"])
+	assert.Equal(t, "0", remainTransientBuffers(true))
+}
