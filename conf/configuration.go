@@ -79,9 +79,34 @@ func (c *Configuration) PropertiesString() string {
 	return c.propertiesStringLocked()
 }
 
+// PropertiesString4 is PropertiesString as a 4.x broker lists it: without
+// the keys Java 4.9.8 does not have (tag option since=5), which rmqgo
+// reads on both lines.
+func (c *Configuration) PropertiesString4() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	five := make(map[string]bool)
+	for _, obj := range c.objs {
+		for _, f := range fieldsOf(structOf(obj).Type()) {
+			if f.since5 {
+				five[f.print] = true
+			}
+		}
+	}
+	return c.propertiesTextLocked(func(key string) bool { return !five[key] })
+}
+
 func (c *Configuration) propertiesStringLocked() string {
+	return c.propertiesTextLocked(func(string) bool { return true })
+}
+
+// propertiesTextLocked renders the items whose key keep accepts.
+func (c *Configuration) propertiesTextLocked(keep func(key string) bool) string {
 	var b strings.Builder
 	for _, kv := range c.itemsLocked() {
+		if !keep(kv.key) {
+			continue
+		}
 		b.WriteString(kv.key)
 		b.WriteByte('=')
 		b.WriteString(kv.value)
