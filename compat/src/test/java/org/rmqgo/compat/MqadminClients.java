@@ -12,7 +12,9 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * The online clients that compat/mqadmin-compare.sh needs for mqadmin's
  * consumerConnection, consumerStatus, producerConnection and
  * consumerProgress: a started producer of one group and a push consumer of
- * another on one topic, kept running until the process gets SIGTERM (a
+ * another on one topic, sharing one client instance (the 5.3.3 producer
+ * alone knows no broker to send its heartbeat to until it sends; the
+ * consumer's route gives the shared instance one), kept running until the process gets SIGTERM (a
  * shutdown hook stops both cleanly, which unregisters them).
  *
  * <pre>
@@ -43,13 +45,13 @@ public final class MqadminClients {
 
         DefaultMQProducer producer = new DefaultMQProducer(producerGroup);
         producer.setNamesrvAddr(namesrv);
-        producer.setInstanceName("mqa-producer");
+        producer.setInstanceName("mqa");
         producer.start();
 
         AtomicLong consumed = new AtomicLong();
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(consumerGroup);
         consumer.setNamesrvAddr(namesrv);
-        consumer.setInstanceName("mqa-consumer");
+        consumer.setInstanceName("mqa");
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setPersistConsumerOffsetInterval(1000);
         consumer.subscribe(topic, "*");
