@@ -187,13 +187,14 @@ run_command() {
   esac
 }
 
-# wait_route DIR TOPIC: polls topicRoute until the name server has TOPIC.
+# wait_route DIR TOPIC: polls topicRoute until the name server has TOPIC
+# (up to 180 s: a loaded machine's JVM broker can take a while).
 wait_route() {
-  deadline=$(( $(date +%s) + 60 ))
+  deadline=$(( $(date +%s) + 180 ))
   while :; do
     mqa "$1" setup-route-poll topicRoute -t "$2"
     grep -q '"brokerName"' "$1/setup-route-poll.out" && return 0
-    [ "$(date +%s)" -ge "$deadline" ] && { log "no route for $2 after 60s"; return 1; }
+    [ "$(date +%s)" -ge "$deadline" ] && { log "no route for $2 after 180s"; return 1; }
     sleep 1
   done
 }
@@ -270,7 +271,8 @@ mask_command() {
       sed -E 's/^(DefaultCluster +[^ ]+ +[0-9]+ +[^ ]+ +[^ ]+).*$/\1 <TPS-HOUR-SPACE>/' ;;
     clusterRT)
       # The send RT in ms.
-      sed -E 's/^(DefaultCluster +[^ ]+ +)[0-9.]+/\1<RT>/' ;;
+      # The send RT in ms (its width moves the next column).
+      sed -E 's/^(DefaultCluster +[^ ]+ +)[0-9.]+ +/\1<RT> /' ;;
     getBrokerConfig)
       # mqadmin prints a java.util.Properties in its hash order, which
       # depends on the insertion order (the broker's text order) of keys
