@@ -16,7 +16,7 @@ package broker
 //	runtime: "[ D days, H hours, M minutes, S seconds ]"
 //	commitLogDirCapacity: "Total : 1.8 TiB, Free : 800.0 GiB."
 //	remainHowManyDataToFlush: "12.0 KiB"
-//	putLatency99 / putLatency999 (4.x): "%.2f"
+//	putLatency99 / putLatency999: "%.2f"
 //	scheduleMessageOffset_<level>: "<delivered offset>,<max offset>"
 //	5.x: brokerActive, timerReadBehind, timerOffsetBehind,
 //	  timerCongestNum, timerEnqueueTps, timerDequeueTps, and the
@@ -155,10 +155,9 @@ func (b *Broker) storeRuntimeInfo(m map[string]string) {
 	// reads one or the other, so both are there on both lines.
 	transferred := r.tps(func(s statsSample) int64 { return s.getMsgOut })
 	m["getTransferredTps"], m["getTransferedTps"] = transferred, transferred
-	if b.opts.Line < protocol.Line5 {
-		m["putLatency99"] = fmt.Sprintf("%.2f", st.PutLatencyP99)
-		m["putLatency999"] = fmt.Sprintf("%.2f", st.PutLatencyP999)
-	}
+	// Both lines (StoreStatsService.getRuntimeInfo of 4.9.x and 5.3.3).
+	m["putLatency99"] = fmt.Sprintf("%.2f", st.PutLatencyP99)
+	m["putLatency999"] = fmt.Sprintf("%.2f", st.PutLatencyP999)
 	c := b.opts.Configs.Store
 	clRatio := diskRatio(c.StorePathCommitLog)
 	m["commitLogDiskRatio_"+c.StorePathCommitLog] = string(protocol.AppendJavaDouble(nil, clRatio))

@@ -128,3 +128,15 @@ func TestRemainTransientStoreBufferNumbsIsMaxIntWithoutPool(t *testing.T) {
 	assert.Equal(t, "2147483647", b.runtimeInfo()["remainTransientStoreBufferNumbs"])
 	assert.Equal(t, "0", remainTransientBuffers(true))
 }
+
+// mqadmin brokerStatus against 5.3.3 lists putLatency99 and putLatency999
+// too (StoreStatsService.getRuntimeInfo on both lines).
+func TestLine5RuntimeInfoHasPutLatencies(t *testing.T) {
+	b, err := New(Options{Configs: testConfigs(t.TempDir(), ""), Logger: zaptest.NewLogger(t), ListenHost: "127.0.0.1", Line: protocol.Line5})
+	require.NoError(t, err)
+	require.NoError(t, b.Start())
+	t.Cleanup(func() { _ = b.Close() })
+	m := b.runtimeInfo()
+	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency99"])
+	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency999"])
+}
