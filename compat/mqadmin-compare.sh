@@ -265,6 +265,10 @@ mask_command() {
       if [ "$LINE" = 4 ]; then other=getTransferredTps; else other=getTransferedTps; fi
       sed -E -e "/^$other /d" \
         -e 's/^(([a-zA-Z]+Tps|runtime|commitLogDirCapacity|[a-zA-Z]*DiskRatio[^ ]*|putLatency99|putLatency999|putMessageDistributeTime|[a-zA-Z]+EntireTimeMax|[a-zA-Z]+HeadWaitTimeMills|pageCacheLockTimeMills) *: ).*/\1<VOLATILE>/' ;;
+    consumerProgress)
+      # The group's pull rate over the broker's last stats window (0.20 or
+      # 0.40 from one run of the Java broker to the next).
+      sed -E 's/^(Consume TPS: ).*/\1<TPS>/' ;;
     clusterList)
       # InTPS/OutTPS, #Hour (since the earliest message; -1 reads as ~half a
       # million hours) and #SPACE (shared disk) after the version column.
