@@ -5,6 +5,7 @@
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
+#   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
 #   make fuzz              fuzz the frame decoder and the SQL92 parser (FUZZTIME each, default 5m)
 #   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
 #                          Java broker and ours, in one run, a markdown table with ratios
@@ -15,7 +16,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint compat compat-store compat-reference compat-reference-4 compat-reference-5 fuzz bench gobench clean
+.PHONY: all build run test unit lint compat compat-store compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fuzz bench gobench clean
 
 all: build
 
@@ -53,6 +54,13 @@ compat: build compat-store
 
 compat-store:
 	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/
+
+# 26 mqadmin commands against the Java servers and ours, side by side, on
+# both lines; fails when a masked output differs (compat/mqadmin-compare.sh,
+# outputs in compat/target/mqadmin-compare-<line>/). About 10 minutes a line.
+compat-mqadmin: build
+	sh compat/mqadmin-compare.sh 4
+	sh compat/mqadmin-compare.sh 5
 
 compat-reference: compat-reference-4 compat-reference-5
 

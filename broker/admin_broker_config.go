@@ -28,9 +28,12 @@ package broker
 // (ports, thread pools, store paths, service periods,
 // autoCreateSubscriptionGroup) at the next start, as in Java.
 //
-// Differences from Java: the 5.x text lists rmqgo's (4.9.8) key set, not
-// 5.3.3's; the running broker reads updated fields without taking the
-// Configuration's lock, as Java reads its non-volatile fields.
+// Differences from Java: the 5.x text lists rmqgo's key set (4.9.8's and
+// the 5.x keys rmqgo reads), not all of 5.3.3's; the 4.x text leaves out
+// those 5.x keys (4.9.8's set: 4.9.7 lacks configBlackList and
+// isScanAvailableNameSrv); the running broker reads updated fields
+// without taking the Configuration's lock, as Java reads its non-volatile
+// fields.
 
 import (
 	"slices"
@@ -52,9 +55,11 @@ const (
 // getBrokerConfig serves GET_BROKER_CONFIG.
 func (b *Broker) getBrokerConfig(req *remoting.Request) *remoting.Command {
 	resp := b.response(req.Cmd, remoting.Success, "")
-	text := b.config.PropertiesString()
+	var text string
 	if b.opts.Line >= protocol.Line5 {
-		text = sortPropertiesText(text)
+		text = sortPropertiesText(b.config.PropertiesString())
+	} else {
+		text = b.config.PropertiesString4()
 	}
 	if text != "" {
 		resp.Body = []byte(text)

@@ -504,3 +504,27 @@ func TestLine5BrokerConfigIsSortedWithAStateVersion(t *testing.T) {
 	assert.IsIncreasing(t, keys)
 	assert.Regexp(t, `^\{"counter":0,"stateVersion":0,"timestamp":\d+\}$`, resp.ExtString("version"))
 }
+
+// mqadmin getBrokerConfig against 4.9.7: no 5.x keys (timerWheelEnable,
+// enableControllerMode...), and bitMapLengthConsumeQueueExt is the bloom
+// filter's bit count (112), which ConsumerFilterManager sets over the
+// default 64; 5.3.3 lists both the 5.x keys and 112.
+func TestBrokerConfigKeySetAndBloomBitsPerLine(t *testing.T) {
+	for _, line := range []protocol.Line{protocol.Line4, protocol.Line5} {
+		b, _, _ := brokerConfigFixture(t, line)
+		_, props := brokerConfig(t, newClient(t, nil), b)
+		assert.Equal(t, "112", props["bitMapLengthConsumeQueueExt"], "line %d", line)
+		for _, key := range []string{"timerWheelEnable", "enableControllerMode", "splitRegistrationSize"} {
+			_, has := props[key]
+			assert.Equal(t, line >= protocol.Line5, has, "line %d key %s", line, key)
+		}
+		assert.Contains(t, props, "brokerName")
+	}
+	for _, c := range []struct{ f, n, m int32 }{{20, 32, 112}, {20, 64, 216}, {1, 1, 16}, {50, 10, 16}} {
+		m, ok := bloomFilterBits(c.f, c.n)
+		assert.True(t, ok)
+		assert.Equal(t, c.m, m, "f=%d n=%d", c.f, c.n)
+	}
+	_, ok := bloomFilterBits(100, 32)
+	assert.False(t, ok)
+}

@@ -111,6 +111,9 @@ func (b *Broker) openTables() error {
 	if b.filters, err = newFilterTable(dir, b.log, b.opts.Line); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
+	if m, ok := bloomFilterBits(c.Broker.MaxErrorRateOfBloomFilter, c.Broker.ExpectConsumerNumUseFilter); ok {
+		c.Store.BitMapLengthConsumeQueueExt = m
+	}
 	if b.schedule, err = newScheduleService(b, dir); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}

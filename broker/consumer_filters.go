@@ -19,6 +19,7 @@ package broker
 // writes none and always filters on the properties.
 
 import (
+	"math"
 	"sync"
 
 	"go.uber.org/zap"
@@ -28,6 +29,22 @@ import (
 	"github.com/rmqgo/rmqgo/internal/sql92"
 	"github.com/rmqgo/rmqgo/store"
 )
+
+// bloomFilterBits is the bit count m of the BloomFilter that Java's
+// ConsumerFilterManager makes from maxErrorRateOfBloomFilter (f percent)
+// and expectConsumerNumUseFilter (n): ceil(n*log2(1/f)*log2(e)) rounded
+// up to a multiple of 8. Its constructor sets it as the store's
+// bitMapLengthConsumeQueueExt (112 with the defaults 20 and 32, which is
+// what GET_BROKER_CONFIG shows), whatever the file said. ok is false for
+// the f and n the Java constructor rejects.
+func bloomFilterBits(f, n int32) (m int32, ok bool) {
+	if f < 1 || f >= 100 || n < 1 {
+		return 0, false
+	}
+	rate := float64(f) / 100.0
+	bits := math.Ceil(float64(n) * (math.Log(1/rate) / math.Log(2)) * (math.Log(math.E) / math.Log(2)))
+	return int32(8 * math.Ceil(bits/8.0)), true
+}
 
 // compiledFilter is one group's registered filter of a topic.
 type compiledFilter struct {

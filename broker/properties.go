@@ -124,6 +124,22 @@ func (p *msgProps) del(k string) {
 	}
 }
 
+// encodeStored is the properties string a plain send stores. 4.9.x's
+// SendMessageProcessor leaves out WAIT (the client's waitStoreMsgOK, "no
+// need to store" it): it removes WAIT from the map, encodes, and puts it
+// back, so WAIT is still there for the broker's own use and lands last in
+// insertion order for any later encode (a half message's). 5.x stores WAIT.
+func (p *msgProps) encodeStored(line protocol.Line) string {
+	wait, ok := p.get(propWait)
+	if line >= protocol.Line5 || !ok {
+		return p.encode(line)
+	}
+	p.del(propWait)
+	s := p.encode(line)
+	p.set(propWait, wait)
+	return s
+}
+
 // encode is MessageDecoder.messageProperties2String in HashMap order:
 // 4.9.8 drops the last separator, 5.x keeps it.
 func (p *msgProps) encode(line protocol.Line) string {

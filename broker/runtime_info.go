@@ -16,14 +16,15 @@ package broker
 //	runtime: "[ D days, H hours, M minutes, S seconds ]"
 //	commitLogDirCapacity: "Total : 1.8 TiB, Free : 800.0 GiB."
 //	remainHowManyDataToFlush: "12.0 KiB"
-//	putLatency99 / putLatency999 (4.x): "%.2f"
+//	putLatency99 / putLatency999: "%.2f"
 //	scheduleMessageOffset_<level>: "<delivered offset>,<max offset>"
 //	5.x: brokerActive, timerReadBehind, timerOffsetBehind,
 //	  timerCongestNum, timerEnqueueTps, timerDequeueTps, and the
 //	  litePull/ack pool keys
 //
-// Differences: dispatchMaxBuffer, pageCacheLockTimeMills and
-// remainTransientStoreBufferNumbs are 0 (no such buffers here); a pool's
+// Differences: dispatchMaxBuffer and pageCacheLockTimeMills are 0, and so
+// is remainTransientStoreBufferNumbs with transientStorePoolEnable (no such
+// buffers here; without it Java too reports Integer.MAX_VALUE); a pool's
 // head wait time is the wait of the request its workers took last.
 
 import (
@@ -154,10 +155,9 @@ func (b *Broker) storeRuntimeInfo(m map[string]string) {
 	// reads one or the other, so both are there on both lines.
 	transferred := r.tps(func(s statsSample) int64 { return s.getMsgOut })
 	m["getTransferredTps"], m["getTransferedTps"] = transferred, transferred
-	if b.opts.Line < protocol.Line5 {
-		m["putLatency99"] = fmt.Sprintf("%.2f", st.PutLatencyP99)
-		m["putLatency999"] = fmt.Sprintf("%.2f", st.PutLatencyP999)
-	}
+	// Both lines (StoreStatsService.getRuntimeInfo of 4.9.x and 5.3.3).
+	m["putLatency99"] = fmt.Sprintf("%.2f", st.PutLatencyP99)
+	m["putLatency999"] = fmt.Sprintf("%.2f", st.PutLatencyP999)
 	c := b.opts.Configs.Store
 	clRatio := diskRatio(c.StorePathCommitLog)
 	m["commitLogDiskRatio_"+c.StorePathCommitLog] = string(protocol.AppendJavaDouble(nil, clRatio))
@@ -214,7 +214,7 @@ func (b *Broker) brokerRuntimeInfo(m map[string]string) {
 	m["pageCacheLockTimeMills"] = "0"
 	m["earliestMessageTimeStamp"] = itoa(b.earliestMessageTime())
 	m["startAcceptSendRequestTimeStamp"] = itoa(c.StartAcceptSendRequestTimeStamp)
-	m["remainTransientStoreBufferNumbs"] = "0"
+	m["remainTransientStoreBufferNumbs"] = remainTransientBuffers(b.opts.Configs.Store.TransientStorePoolEnable)
 	m["remainHowManyDataToFlush"] = humanBytes(b.store.UnflushedBytes())
 	if total, _, usable, err := store.DiskSpace(b.opts.Configs.Store.StorePathRootDir); err == nil {
 		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(total), humanBytes(usable))
@@ -232,24 +232,76 @@ func (b *Broker) poolLoad(pick func(pools) *remoting.Pool) (size int, waitMs int
 	return size, waitMs
 }
 
-// earliestMessageTime is the store time of the first message in the
-// commitlog (-1 when it is empty).
+// earliestMessageTime is getEarliestMessageTime: the store time of the
+// first message in the commitlog (-1 when it is empty). 4.9.x reads it
+// with pickupStoreTimestamp(minOffset, 2*maxMessageSize), which finds
+// nothing (-1) until the first file holds that many written bytes past the
+// min offset, so a young 4.9.x broker reports -1; 5.x reads only up to the
+// store timestamp.
 func (b *Broker) earliestMessageTime() int64 {
-	rec, err := b.store.LookMessage(b.store.CommitLogMinOffset())
+	minOff, maxOff := b.store.CommitLogMinOffset(), b.store.CommitLogMaxOffset()
+	if b.opts.Line < protocol.Line5 {
+		c := b.opts.Configs.Store
+		if !fourEarliestReadable(minOff, maxOff, int64(c.MappedFileSizeCommitLog), int64(c.MaxMessageSize)) {
+			return -1
+		}
+	}
+	rec, err := b.store.LookMessage(minOff)
 	if err != nil {
 		return -1
 	}
 	return rec.StoreTimestamp
 }
 
+// fourEarliestReadable tells whether 4.9.x's selectMappedBuffer(pos,
+// 2*maxMessageSize) on the commitlog file holding minOff succeeds: the file
+// must have that many written bytes from minOff's position on.
+func fourEarliestReadable(minOff, maxOff, fileSize, maxMessageSize int64) bool {
+	if fileSize <= 0 {
+		return false
+	}
+	pos := minOff % fileSize
+	written := min(fileSize, maxOff-(minOff-pos))
+	return pos+2*maxMessageSize <= written
+}
+
 // diskRatio is UtilAll.getDiskPartitionSpaceUsedPercent (-1 when the
 // path is missing).
 func diskRatio(path string) float64 {
-	total, free, _, err := store.DiskSpace(path)
-	if err != nil || total <= 0 {
+	total, free, usable, err := store.DiskSpace(path)
+	if err != nil {
 		return -1
 	}
-	return float64(total-free) / float64(total)
+	return javaDiskRatio(total, free, usable)
+}
+
+// javaDiskRatio is getDiskPartitionSpaceUsedPercent's arithmetic (both
+// lines): used = total-free over used+usable (the space a non-root user
+// sees), as a percentage rounded up to a whole number, then /100.
+func javaDiskRatio(total, free, usable int64) float64 {
+	if total <= 0 {
+		return -1
+	}
+	used := total - free
+	entire := used + usable
+	if entire <= 0 {
+		return -1
+	}
+	pct := used * 100 / entire
+	if used*100%entire != 0 {
+		pct++
+	}
+	return float64(pct) / 100.0
+}
+
+// remainTransientBuffers is remainTransientStoreBufferNumbs: Java reports
+// Integer.MAX_VALUE when the transient store pool is off (both lines), the
+// free buffers of the pool otherwise; this store has none.
+func remainTransientBuffers(poolEnabled bool) string {
+	if !poolEnabled {
+		return strconv.Itoa(math.MaxInt32)
+	}
+	return "0"
 }
 
 // runtimeText is getFormatRuntime.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -72,4 +73,70 @@ func TestHumanBytesIsJavas(t *testing.T) {
 	assert.Equal(t, "1.5 MiB", humanBytes(3<<19))
 	assert.Equal(t, "[ 1 days, 2 hours, 3 minutes, 4 seconds ]", runtimeText(26*time.Hour+3*time.Minute+4*time.Second))
 	assert.Equal(t, "1,234", javaGrouped(1234))
+}
+
+// Java computes the ratio as used/(used+usable) rounded up to a percent
+// (getDiskPartitionSpaceUsedPercent); mqadmin brokerStatus against 4.9.7
+// showed 0.33 where used/total was 0.12 (root-reserved blocks).
+func TestJavaDiskRatioIsUsedOverUsedPlusUsableRoundedUp(t *testing.T) {
+	const gib = 1 << 30
+	assert.Equal(t, 0.33, javaDiskRatio(252*gib, 222*gib, 61*gib))
+	assert.Equal(t, 0.5, javaDiskRatio(100, 50, 50))
+	assert.Equal(t, 0.34, javaDiskRatio(300, 200, 199))
+	assert.Equal(t, -1.0, javaDiskRatio(0, 0, 0))
+}
+
+// 4.9.x reads 2*maxMessageSize bytes at the commitlog's min offset to
+// find the earliest store time and reports -1 while the first file has
+// fewer written bytes (mqadmin brokerStatus against 4.9.7: -1 after a few
+// sends); 5.x reads just the record's head.
+func TestEarliestMessageTimeOf49IsMinusOneUntilFileHasTwoMaxMessageSizes(t *testing.T) {
+	for _, c := range []struct {
+		line    protocol.Line
+		maxSize int32
+		want    bool // a real timestamp
+	}{
+		{protocol.Line4, 4 << 20, false},
+		{protocol.Line4, 16, true},
+		{protocol.Line5, 4 << 20, true},
+	} {
+		cfg := testConfigs(t.TempDir(), "")
+		cfg.Store.MaxMessageSize = c.maxSize
+		b, err := New(Options{Configs: cfg, Logger: zaptest.NewLogger(t), ListenHost: "127.0.0.1", Line: c.line})
+		require.NoError(t, err)
+		require.NoError(t, b.Start())
+		t.Cleanup(func() { _ = b.Close() })
+		cl := newClient(t, nil)
+		resp := invoke(t, cl, b.Addr(), withBody(sendRequest("TE", 0, nil, nil), []byte("m")))
+		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+		got := b.runtimeInfo()["earliestMessageTimeStamp"]
+		if c.want {
+			assert.NotEqual(t, "-1", got, "line %d maxMessageSize %d", c.line, c.maxSize)
+		} else {
+			assert.Equal(t, "-1", got, "line %d maxMessageSize %d", c.line, c.maxSize)
+		}
+	}
+	assert.False(t, fourEarliestReadable(0, 0, 1<<30, 4<<20))
+	assert.True(t, fourEarliestReadable(100, 1<<30, 1<<30, 4<<20))
+	assert.False(t, fourEarliestReadable(1<<30-1, 1<<30+5, 1<<30, 1))
+}
+
+// mqadmin brokerStatus against 4.9.7 and 5.3.3: 2147483647 with the
+// default transientStorePoolEnable=false.
+func TestRemainTransientStoreBufferNumbsIsMaxIntWithoutPool(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	assert.Equal(t, "2147483647", b.runtimeInfo()["remainTransientStoreBufferNumbs"])
+	assert.Equal(t, "0", remainTransientBuffers(true))
+}
+
+// mqadmin brokerStatus against 5.3.3 lists putLatency99 and putLatency999
+// too (StoreStatsService.getRuntimeInfo on both lines).
+func TestLine5RuntimeInfoHasPutLatencies(t *testing.T) {
+	b, err := New(Options{Configs: testConfigs(t.TempDir(), ""), Logger: zaptest.NewLogger(t), ListenHost: "127.0.0.1", Line: protocol.Line5})
+	require.NoError(t, err)
+	require.NoError(t, b.Start())
+	t.Cleanup(func() { _ = b.Close() })
+	m := b.runtimeInfo()
+	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency99"])
+	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency999"])
 }

@@ -254,7 +254,7 @@ func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicC
 	}
 	m := &store.Message{
 		Topic: topic, QueueID: queueID, Flag: h.flag, SysFlag: sysFlag, Body: cmd.Body,
-		Properties: props.encode(b.opts.Line), BornTimestamp: h.bornTimestamp, BornHost: bornHost,
+		Properties: props.encodeStored(b.opts.Line), BornTimestamp: h.bornTimestamp, BornHost: bornHost,
 		StoreHost: b.storeHost, ReconsumeTimes: h.reconsumeTimes,
 	}
 	if v, _ := props.get(propTransactionPrepared); v == "true" {

@@ -66,6 +66,10 @@ func (t *transactionService) checkLoop(stop <-chan struct{}) {
 		if t.b.opts.Configs.Store.BrokerRole == conf.Slave {
 			return
 		}
+		// check's fetchMessageQueues creates the half topic when it is
+		// missing (and registers it), so it exists from the first round
+		// on, transactions or not.
+		t.ensureTopic(TopicTransHalf)
 		for _, q := range t.b.store.Topics()[TopicTransHalf] {
 			t.checkQueue(q, stop)
 		}

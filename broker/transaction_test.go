@@ -165,3 +165,22 @@ func TestSlaveRefusesEndTransaction(t *testing.T) {
 	resp := invoke(t, cl, b.Addr(), endTxRequest("PG", 0, 0, txCommit, false, "U1"))
 	assert.Equal(t, int32(remoting.SlaveNotAvailable), resp.Code)
 }
+
+// Java's check round asks for the half topic's queues, which creates
+// RMQ_SYS_TRANS_HALF_TOPIC and registers it with the name servers, so a
+// Java broker lists it (mqadmin topicList) from its first check on, even
+// with no transaction ever sent.
+func TestCheckRoundCreatesAndRegistersHalfTopic(t *testing.T) {
+	ns := startFakeNamesrv(t)
+	c := testConfigs(t.TempDir(), ns.addr)
+	c.Broker.TransactionCheckInterval = 100
+	b := startBroker(t, c, nil)
+	eventually(t, func() bool {
+		_, ok := b.topics.get(TopicTransHalf)
+		_, registered := ns.lastTopics()[TopicTransHalf]
+		return ok && registered
+	}, "half topic created and registered")
+	tc, _ := b.topics.get(TopicTransHalf)
+	assert.Equal(t, int32(1), tc.ReadQueueNums)
+	assert.Equal(t, int32(protocol.PermWrite|protocol.PermRead), tc.Perm)
+}

@@ -18,6 +18,7 @@ type Configuration struct {
 	mu        sync.RWMutex
 	objs      []Object
 	extra     *Properties
+	fileKeys  map[string]bool // the keys the file set
 	storePath string
 	now       func() time.Time
 	version   DataVersion
@@ -34,7 +35,7 @@ type DataVersion struct {
 // printed) with the entries of file (may be nil) that none of them has a
 // field for; Persist writes to storePath ("" disables it).
 func NewConfiguration(storePath string, file *Properties, objs ...Object) *Configuration {
-	c := &Configuration{objs: objs, extra: NewProperties(), storePath: storePath, now: time.Now}
+	c := &Configuration{objs: objs, extra: NewProperties(), fileKeys: make(map[string]bool), storePath: storePath, now: time.Now}
 	names := make(map[string]bool)
 	for _, obj := range objs {
 		for _, f := range fieldsOf(structOf(obj).Type()) {
@@ -42,6 +43,7 @@ func NewConfiguration(storePath string, file *Properties, objs ...Object) *Confi
 		}
 	}
 	for _, e := range file.Entries() {
+		c.fileKeys[e.Key] = true
 		if !names[e.Key] {
 			c.extra.Set(e)
 		}
@@ -79,9 +81,35 @@ func (c *Configuration) PropertiesString() string {
 	return c.propertiesStringLocked()
 }
 
+// PropertiesString4 is PropertiesString as a 4.x broker lists it: without
+// the keys Java 4.9.8 does not have (tag option since=5), which rmqgo
+// reads on both lines, unless the file set them (Java lists a file's keys
+// that no config has, e.g. bindAddress).
+func (c *Configuration) PropertiesString4() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	five := make(map[string]bool)
+	for _, obj := range c.objs {
+		for _, f := range fieldsOf(structOf(obj).Type()) {
+			if f.since5 {
+				five[f.print] = true
+			}
+		}
+	}
+	return c.propertiesTextLocked(func(key string) bool { return !five[key] || c.fileKeys[key] })
+}
+
 func (c *Configuration) propertiesStringLocked() string {
+	return c.propertiesTextLocked(func(string) bool { return true })
+}
+
+// propertiesTextLocked renders the items whose key keep accepts.
+func (c *Configuration) propertiesTextLocked(keep func(key string) bool) string {
 	var b strings.Builder
 	for _, kv := range c.itemsLocked() {
+		if !keep(kv.key) {
+			continue
+		}
 		b.WriteString(kv.key)
 		b.WriteByte('=')
 		b.WriteString(kv.value)

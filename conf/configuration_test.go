@@ -145,3 +145,23 @@ func TestBlacklist(t *testing.T) {
 	assert.Equal(t, []string{"configBlackList", "configStorePath", "kvConfigPath", "rocketmqHome", "orderMessageEnable"},
 		n.Blacklist())
 }
+
+// A 4.x broker lists no 5.x key, except those its file set: 4.9.7 lists
+// bindAddress from broker.conf as a key no config has (mqadmin
+// getBrokerConfig against 4.9.7).
+func TestPropertiesString4KeepsFileSet5xKeys(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "broker.conf", "brokerName = broker-a\nbindAddress = 127.0.0.1\n")
+	cl, err := ParseBrokerArgs([]string{"-c", path})
+	require.NoError(t, err)
+	env := testEnv()
+	env.Vars["ROCKETMQ_HOME"] = "/opt/rmq"
+	b, _, err := LoadBroker(cl, env)
+	require.NoError(t, err)
+	props, err := ParseProperties([]byte(b.NewConfiguration().PropertiesString4()), "text")
+	require.NoError(t, err)
+	m := props.Map()
+	assert.Equal(t, "127.0.0.1", m["bindAddress"])
+	assert.Equal(t, "broker-a", m["brokerName"])
+	assert.NotContains(t, m, "timerWheelEnable", "a 5.x key the file did not set")
+}

@@ -1,0 +1,325 @@
+#!/bin/sh
+# Runs the common mqadmin commands (rocketmq-tools' MQAdminStartup, through
+# compat/mqadmin.sh) against the Java reference servers and against ours,
+# side by side, masks the values that legitimately differ between two runs,
+# diffs java vs go per command, prints a table and exits 1 when any
+# difference is left (POSIX sh).
+#
+#   sh compat/mqadmin-compare.sh 4|5
+#
+# Line 4: Java servers 4.9.7 and mqadmin 4.9.8; line 5: 5.3.3 and 5.3.3.
+# Ours: $ROOT/bin/rmqgo-namesrv and rmqgo-broker (make build first).
+#
+# For each side (java, then go) it starts a name server and broker-a with
+# compat/ref-servers.sh (COMPAT_BROKER_B=0, RUN_DIR under the output dir,
+# first-choice ports MQA_NAMESRV_PORT 35876 and MQA_BROKER_PORT 36911),
+# builds the same state and runs the same commands in the same order:
+#
+#   topic MqaTopic (4 queues), 4 messages with keys mqaKey0..3 and tag TagA,
+#   pinned to queues 0..3 of broker-a (mqadmin sendMessage -b -i); a running
+#   producer (group MqaProducer) and push consumer (group MqaConsumer) from
+#   MqadminClients.java (compat/src/test/java, run in the java launcher's
+#   source-file mode on mqadmin's classpath), waited for by polling its
+#   output for READY (all messages consumed, offsets committed, both
+#   connections listed by the broker); then the commands of COMMANDS below.
+#
+# Output, kept for inspection, in compat/target/mqadmin-compare-LINE/:
+#   java/NN-command.out, go/NN-command.out     raw output (stdout+stderr)
+#   java/*.masked, go/*.masked                 after mask()
+#   diff/command.diff                          diff -u java go of the masked
+#   run-java/, run-go/                         the servers' RUN_DIRs (logs)
+#   setup-*.out, clients.log                   per side, in java/ and go/
+#
+# The servers it started are always stopped (trap). MQADMIN_TIMEOUT (120)
+# bounds each mqadmin call, in seconds. MQA_SIDES="go" re-runs only our side
+# and compares with the Java outputs kept from an earlier run; MQA_SIDES=""
+# only compares the outputs there are.
+set -u
+
+LINE=${1:-}
+case $LINE in
+  4|5) ;;
+  *) echo "usage: $0 4|5" >&2; exit 2 ;;
+esac
+COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+OUT=$COMPAT_DIR/target/mqadmin-compare-$LINE
+MQADMIN_TIMEOUT=${MQADMIN_TIMEOUT:-120}
+TOPIC=MqaTopic
+DEL_TOPIC=MqaTopicDel
+CGROUP=MqaConsumer
+PGROUP=MqaProducer
+SUB_GROUP=MqaSubGroup
+DEL_GROUP=MqaSubGroupDel
+MESSAGES=4
+
+# The compared commands, in the order they run (name = the file name).
+COMMANDS="updateTopic topicList topicRoute topicStatus topicClusterList updateSubGroup
+sendMessage consumerProgress consumerConnection producerConnection consumerStatus
+queryMsgByKey queryMsgByUniqueKey queryMsgByOffset queryMsgById printMsg consumeMessage
+resetOffsetByTime getBrokerConfig updateBrokerConfig brokerStatus clusterList statsAll
+clusterRT deleteSubGroup deleteTopic"
+
+log() { echo "mqadmin-compare: $*" >&2; }
+
+for b in rmqgo-namesrv rmqgo-broker; do
+  [ -x "$ROOT/bin/$b" ] || { log "$ROOT/bin/$b missing: run make build first"; exit 2; }
+done
+
+RUN_DIR=""
+CLIENTS_PID=""
+stop_side() {
+  if [ -n "$CLIENTS_PID" ]; then
+    kill -TERM "$CLIENTS_PID" 2>/dev/null
+    wait "$CLIENTS_PID" 2>/dev/null
+    CLIENTS_PID=""
+  fi
+  if [ -n "$RUN_DIR" ]; then
+    RUN_DIR=$RUN_DIR sh "$COMPAT_DIR/ref-servers.sh" stop
+    RUN_DIR=""
+  fi
+}
+trap stop_side EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# mqa SIDE_DIR NAME ARGS...: runs one mqadmin command, output to SIDE_DIR/NAME.out.
+mqa() {
+  dir=$1 name=$2; shift 2
+  # In DIR: consumerStatus writes the running info files under the cwd.
+  (cd "$dir" && RMQ_LINE=$LINE timeout "$MQADMIN_TIMEOUT" sh "$COMPAT_DIR/mqadmin.sh" "$@" -n "$NAMESRV_ADDR") >"$dir/$name.out" 2>&1
+  echo "rc=$?" >>"$dir/$name.out"
+}
+
+# wait_for FILE PATTERN SECONDS [PID]: polls FILE until a line matches PATTERN;
+# fails when the time is up or PID has exited.
+wait_for() {
+  deadline=$(( $(date +%s) + $3 ))
+  while ! grep -q "$2" "$1" 2>/dev/null; do
+    if [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null; then return 1; fi
+    [ "$(date +%s)" -ge "$deadline" ] && return 1
+    sleep 0.2
+  done
+}
+
+# run_side java|go: servers up, state built, commands run, servers down.
+run_side() {
+  side=$1
+  dir=$OUT/$side
+  rm -rf "$dir" "$OUT/run-$side"
+  mkdir -p "$dir"
+  RUN_DIR=$OUT/run-$side
+  log "$side: starting servers (line $LINE)"
+  if [ "$side" = java ]; then
+    RUN_DIR=$RUN_DIR NAMESRV_IMPL=java BROKER_IMPL=java COMPAT_BROKER_B=0 \
+      NAMESRV_PORT=${MQA_NAMESRV_PORT:-35876} BROKER_PORT=${MQA_BROKER_PORT:-36911} \
+      sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >"$dir/setup-servers.out" 2>&1
+  else
+    RUN_DIR=$RUN_DIR NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 \
+      RMQGO_NAMESRV_BIN=$ROOT/bin/rmqgo-namesrv RMQGO_BROKER_BIN=$ROOT/bin/rmqgo-broker \
+      NAMESRV_PORT=${MQA_NAMESRV_PORT:-35876} BROKER_PORT=${MQA_BROKER_PORT:-36911} \
+      sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >"$dir/setup-servers.out" 2>&1
+  fi || { log "$side: servers did not start; see $dir/setup-servers.out"; cat "$dir/setup-servers.out" >&2; return 1; }
+  # shellcheck disable=SC1091
+  . "$RUN_DIR/env.sh"
+  n=0
+  for cmd in $COMMANDS; do
+    n=$((n + 1))
+    f=$(printf '%02d-%s' "$n" "$cmd")
+    log "$side: $f"
+    run_command "$dir" "$f" "$cmd" || return 1
+  done
+  stop_side
+}
+
+# run_command DIR FILE COMMAND: the state each command needs, then the command.
+run_command() {
+  d=$1 f=$2
+  case $3 in
+    updateTopic)
+      mqa "$d" "$f" updateTopic -c "$CLUSTER_NAME" -t "$TOPIC" -r 4 -w 4
+      mqa "$d" setup-updateTopicDel updateTopic -c "$CLUSTER_NAME" -t "$DEL_TOPIC" -r 2 -w 2
+      # The broker registers a new topic with the name server after answering.
+      wait_route "$d" "$TOPIC" && wait_route "$d" "$DEL_TOPIC" ;;
+    topicList) mqa "$d" "$f" topicList ;;
+    topicRoute) mqa "$d" "$f" topicRoute -t "$TOPIC" ;;
+    topicStatus) mqa "$d" "$f" topicStatus -t "$TOPIC" ;;
+    topicClusterList) mqa "$d" "$f" topicClusterList -t "$TOPIC" ;;
+    updateSubGroup)
+      mqa "$d" "$f" updateSubGroup -c "$CLUSTER_NAME" -g "$SUB_GROUP"
+      mqa "$d" setup-updateSubGroupDel updateSubGroup -c "$CLUSTER_NAME" -g "$DEL_GROUP" ;;
+    sendMessage)
+      i=0
+      while [ $i -lt $((MESSAGES - 1)) ]; do
+        mqa "$d" "setup-send-$i" sendMessage -t "$TOPIC" -p "mqa body $i" -k "mqaKey$i" -c TagA -b "$BROKER_NAME" -i $i
+        i=$((i + 1))
+      done
+      mqa "$d" "$f" sendMessage -t "$TOPIC" -p "mqa body $i" -k "mqaKey$i" -c TagA -b "$BROKER_NAME" -i $i
+      start_clients "$d" ;;
+    consumerProgress) mqa "$d" "$f" consumerProgress -g "$CGROUP" ;;
+    consumerConnection) mqa "$d" "$f" consumerConnection -g "$CGROUP" ;;
+    producerConnection) mqa "$d" "$f" producerConnection -g "$PGROUP" -t "$TOPIC" ;;
+    consumerStatus) mqa "$d" "$f" consumerStatus -g "$CGROUP" ;;
+    queryMsgByKey) mqa "$d" "$f" queryMsgByKey -t "$TOPIC" -k mqaKey1 ;;
+    queryMsgByUniqueKey)
+      # The msgId (unique key) that sendMessage printed for the last message.
+      uniq=$(sed -n 's/.*SEND_OK *\([0-9A-F]\{32,\}\).*/\1/p' "$d"/*-sendMessage.out | head -1)
+      mqa "$d" "$f" queryMsgByUniqueKey -t "$TOPIC" -i "${uniq:-none}" ;;
+    queryMsgById)
+      # The offset msgId of the message queryMsgByOffset printed.
+      oid=$(sed -n 's/^OffsetID: *\([0-9A-F]\{32\}\).*/\1/p' "$d"/*-queryMsgByOffset.out | head -1)
+      mqa "$d" "$f" queryMsgById -i "${oid:-none}" ;;
+    queryMsgByOffset) mqa "$d" "$f" queryMsgByOffset -t "$TOPIC" -b "$BROKER_NAME" -i 2 -o 0 ;;
+    printMsg) mqa "$d" "$f" printMsg -t "$TOPIC" -d true ;;
+    consumeMessage) mqa "$d" "$f" consumeMessage -t "$TOPIC" -b "$BROKER_NAME" -i 1 -o 0 -c 1 ;;
+    resetOffsetByTime) mqa "$d" "$f" resetOffsetByTime -g "$CGROUP" -t "$TOPIC" -s now ;;
+    getBrokerConfig) mqa "$d" "$f" getBrokerConfig -b "$BROKER_ADDR" ;;
+    updateBrokerConfig)
+      mqa "$d" "$f" updateBrokerConfig -b "$BROKER_ADDR" -k maxMessageSize -v 4194000
+      mqa "$d" setup-getBrokerConfig-after getBrokerConfig -b "$BROKER_ADDR" ;;
+    brokerStatus) mqa "$d" "$f" brokerStatus -b "$BROKER_ADDR" ;;
+    clusterList) mqa "$d" "$f" clusterList ;;
+    statsAll) mqa "$d" "$f" statsAll ;;
+    clusterRT) cluster_rt "$d" "$f" ;;
+    deleteSubGroup) mqa "$d" "$f" deleteSubGroup -c "$CLUSTER_NAME" -g "$DEL_GROUP" ;;
+    deleteTopic) mqa "$d" "$f" deleteTopic -c "$CLUSTER_NAME" -t "$DEL_TOPIC" ;;
+    *) log "no recipe for $3"; return 1 ;;
+  esac
+}
+
+# wait_route DIR TOPIC: polls topicRoute until the name server has TOPIC
+# (up to 180 s: a loaded machine's JVM broker can take a while).
+wait_route() {
+  deadline=$(( $(date +%s) + 180 ))
+  while :; do
+    mqa "$1" setup-route-poll topicRoute -t "$2"
+    grep -q '"brokerName"' "$1/setup-route-poll.out" && return 0
+    [ "$(date +%s)" -ge "$deadline" ] && { log "no route for $2 after 180s"; return 1; }
+    sleep 1
+  done
+}
+
+# start_clients DIR: the online producer and consumer, until READY.
+start_clients() {
+  cp=$COMPAT_DIR/target/cp/tools-$LINE.cp
+  java -Xms64m -Xmx256m -Duser.home="$1/clients-home" -Drocketmq.client.logRoot="$1/clients-home/logs" \
+    -cp "$(cat "$cp")" "$COMPAT_DIR/src/test/java/org/rmqgo/compat/MqadminClients.java" \
+    "$NAMESRV_ADDR" "$TOPIC" "$CGROUP" "$PGROUP" "$MESSAGES" >"$1/clients.log" 2>&1 &
+  CLIENTS_PID=$!
+  if ! wait_for "$1/clients.log" '^READY' 180 "$CLIENTS_PID"; then
+    log "clients not ready:"; tail -20 "$1/clients.log" >&2
+    return 1
+  fi
+}
+
+# cluster_rt DIR FILE: clusterRT repeats every 10 s until killed; one round
+# of 10 sends is all it needs.
+cluster_rt() {
+  (cd "$1" && exec env RMQ_LINE=$LINE sh "$COMPAT_DIR/mqadmin.sh" clusterRT -a 10 -c "$CLUSTER_NAME" -n "$NAMESRV_ADDR") >"$1/$2.out" 2>&1 &
+  rt=$!
+  wait_for "$1/$2.out" "^$CLUSTER_NAME " "$MQADMIN_TIMEOUT" "$rt"
+  kill -TERM "$rt" 2>/dev/null
+  wait "$rt" 2>/dev/null
+  echo "rc=killed" >>"$1/$2.out"
+}
+
+# mask COMMAND < raw > masked: replaces what differs between any two runs,
+# whichever servers answer. Each rule says why it is volatile.
+mask() {
+  sed -E \
+    -e 's/[0-9A-F]{32,}/<MSGID>/g' \
+    -e 's/(([0-9]{1,3}\.){3}[0-9]{1,3}):[0-9]{2,5}/\1:<PORT>/g' \
+    -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T#][0-9]{2}:[0-9]{2}:[0-9]{2}([,.:][0-9]{3})?/<DATE>/g' \
+    -e 's/1[0-9]{12}/<MILLIS>/g' \
+    -e 's#/mqadmin-compare-[45]/run-(java|go)/#/mqadmin-compare-LINE/run-SIDE/#g' |
+    mask_line | mask_command "$1"
+}
+
+# mask_line: the 4.x reference servers are 4.9.7 (Maven Central has no
+# 4.9.8 broker or name server) while ours speak as 4.9.8, the version of the
+# 4.x clients and tools; 5.x is 5.3.3 on both sides.
+mask_line() {
+  if [ "$LINE" = 4 ]; then
+    sed -E -e 's/V4_9_[78]/V4_9_x/g' -e 's/^(brokerVersion +: )40[79]$/\1<VERSION>/'
+  else
+    cat
+  fi
+}
+
+# sort_body: the first line (a header) as it is, the others sorted.
+sort_body() {
+  IFS= read -r first
+  printf '%s\n' "$first"
+  sort
+}
+
+# mask_command COMMAND: what is volatile in one command's output.
+mask_command() {
+  case $1 in
+    brokerStatus)
+      # Rates, latencies, timings, disk figures (the disk is shared, other
+      # processes write to it) and uptime: their keys must match, not their
+      # values. Our broker reports both spellings of get-transferred TPS on
+      # both lines (4.x getTransferedTps, 5.x getTransferredTps) for the
+      # dashboards: the other line's spelling is dropped here.
+      if [ "$LINE" = 4 ]; then other=getTransferredTps; else other=getTransferedTps; fi
+      sed -E -e "/^$other /d" \
+        -e 's/^(([a-zA-Z]+Tps|runtime|commitLogDirCapacity|[a-zA-Z]*DiskRatio[^ ]*|putLatency99|putLatency999|putMessageDistributeTime|[a-zA-Z]+EntireTimeMax|[a-zA-Z]+HeadWaitTimeMills|pageCacheLockTimeMills) *: ).*/\1<VOLATILE>/' ;;
+    consumerProgress)
+      # The group's pull rate over the broker's last stats window (0.20 or
+      # 0.40 from one run of the Java broker to the next).
+      sed -E 's/^(Consume TPS: ).*/\1<TPS>/' ;;
+    clusterList)
+      # InTPS/OutTPS, #Hour (since the earliest message; -1 reads as ~half a
+      # million hours) and #SPACE (shared disk) after the version column.
+      sed -E 's/^(DefaultCluster +[^ ]+ +[0-9]+ +[^ ]+ +[^ ]+).*$/\1 <TPS-HOUR-SPACE>/' ;;
+    clusterRT)
+      # The send RT in ms.
+      # The send RT in ms (its width moves the next column).
+      sed -E 's/^(DefaultCluster +[^ ]+ +)[0-9.]+ +/\1<RT> /' ;;
+    getBrokerConfig)
+      # mqadmin prints a java.util.Properties in its hash order, which
+      # depends on the insertion order (the broker's text order) of keys
+      # that share a bucket: sorted, the key sets and values are compared.
+      # 4.9.8 (ours) has two keys 4.9.7 lacks.
+      sed -E '/^(configBlackList|isScanAvailableNameSrv) +=/d' | sort_body ;;
+    topicList|statsAll)
+      # The name server's topic set in hash order (the client's HashSet
+      # keeps the server's order for topics that share a bucket; ours sends
+      # them sorted): compared sorted (statsAll after its header).
+      if [ "$1" = topicList ]; then sort; else sort_body; fi ;;
+    *) cat ;;
+  esac
+}
+
+compare() {
+  mkdir -p "$OUT/diff"
+  rm -f "$OUT"/diff/*.diff
+  fails=0
+  n=0
+  printf '%-22s %s\n' "command" "result"
+  for cmd in $COMMANDS; do
+    n=$((n + 1))
+    f=$(printf '%02d-%s' "$n" "$cmd")
+    for side in java go; do
+      if [ -f "$OUT/$side/$f.out" ]; then mask "$cmd" <"$OUT/$side/$f.out" >"$OUT/$side/$f.masked"; else echo "(not run)" >"$OUT/$side/$f.masked"; fi
+    done
+    if diff -u "$OUT/java/$f.masked" "$OUT/go/$f.masked" >"$OUT/diff/$cmd.diff"; then
+      rm -f "$OUT/diff/$cmd.diff"
+      printf '%-22s %s\n' "$cmd" same
+    else
+      printf '%-22s %s\n' "$cmd" "DIFFERENT (diff/$cmd.diff)"
+      fails=$((fails + 1))
+    fi
+  done
+  echo "mqadmin-compare line $LINE: $fails of $n commands differ (outputs in $OUT)"
+  [ "$fails" = 0 ]
+}
+
+mkdir -p "$OUT"
+status=0
+for side in ${MQA_SIDES-java go}; do
+  run_side "$side" || { log "$side: stopped early"; status=1; stop_side; }
+done
+compare || status=1
+exit $status
