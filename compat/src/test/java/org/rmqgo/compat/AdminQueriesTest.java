@@ -108,9 +108,14 @@ class AdminQueriesTest {
             return kv.getTable();
         });
         Set<String> keys = new TreeSet<>();
+        // rmqgo reports the transferred-messages rate under both lines' spellings, for the monitoring
+        // tools built against either; the other line's spelling is not Java's and is left out here.
+        String otherSpelling = serversAreLine5() ? "getTransferedTps" : "getTransferredTps";
         for (String k : stats.keySet()) {
             // 4.x adds one ratio per store path, keyed by the path
-            keys.add(k.startsWith("commitLogDiskRatio_") ? "commitLogDiskRatio_<path>" : k);
+            if (!k.equals(otherSpelling)) {
+                keys.add(k.startsWith("commitLogDiskRatio_") ? "commitLogDiskRatio_<path>" : k);
+            }
         }
         System.out.println("AdminQueriesTest: runtime info keys " + keys);
         assertEquals(new TreeSet<>(serversAreLine5() ? KEYS_5 : KEYS_4), keys, "the keys of the Java broker of the line");
