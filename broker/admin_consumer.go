@@ -50,6 +50,8 @@ func (b *Broker) getConsumeStats(req *remoting.Request) *remoting.Command {
 // offsetWrapper is one queue's line of the stats.
 func (b *Broker) offsetWrapper(group, topic string, q int32) protocol.OffsetWrapper {
 	w := protocol.OffsetWrapper{BrokerOffset: max(b.store.MaxOffset(topic, q), 0), ConsumerOffset: max(b.offsets.query(group, topic, q), 0)}
+	// 5.x: in flight is pullOffset - consumerOffset, never below 0
+	w.PullOffset = max(w.ConsumerOffset, b.offsets.queryPull(group, topic, q))
 	if w.ConsumerOffset > 0 {
 		if ts := b.store.StoreTimeAt(topic, q, w.ConsumerOffset-1); ts > 0 {
 			w.LastTimestamp = ts

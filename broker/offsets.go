@@ -29,8 +29,14 @@ type offsetTable struct {
 	// pendingResets counts the entries of resets, so that a pull finds
 	// out without a lock that there are none.
 	pendingResets atomic.Int32
-	version       protocol.DataVersion
-	dirty         bool
+	// pulled is where each group's last pull on a queue said to go on
+	// (5.x's pullOffsetTable, not persisted): consume stats show a queue's
+	// messages in flight as pulled minus committed. pulledMu guards it,
+	// apart from mu: every pull writes it.
+	pulledMu sync.Mutex
+	pulled   map[string]map[int32]int64
+	version  protocol.DataVersion
+	dirty    bool
 
 	// persistMu serialises writers of the file (the periodic flush and
 	// shutdown); it is taken before mu.
@@ -40,7 +46,7 @@ type offsetTable struct {
 // newOffsetTable loads consumerOffset.json.
 func newOffsetTable(dir configfile.Dir, log *zap.Logger, now func() time.Time) (*offsetTable, error) {
 	t := &offsetTable{dir: dir, log: log, now: now, offsets: map[string]map[int32]int64{},
-		resets: map[string]map[int32]int64{}, version: protocol.NewDataVersion(now())}
+		resets: map[string]map[int32]int64{}, pulled: map[string]map[int32]int64{}, version: protocol.NewDataVersion(now())}
 	w, res, err := dir.LoadConsumerOffsets()
 	if err != nil {
 		return nil, err
@@ -155,6 +161,32 @@ func (t *offsetTable) topicsOfGroup(group string) []string {
 	return out
 }
 
+// commitPull records where a pull told the group to go on (5.x's
+// commitPullOffset, on every pull).
+func (t *offsetTable) commitPull(group, topic string, queueID int32, next int64) {
+	key := offsetKey(topic, group)
+	t.pulledMu.Lock()
+	defer t.pulledMu.Unlock()
+	queues := t.pulled[key]
+	if queues == nil {
+		queues = map[int32]int64{}
+		t.pulled[key] = queues
+	}
+	queues[queueID] = next
+}
+
+// queryPull is queryPullOffset: the last pull's next offset, else the
+// committed offset (-1 when neither).
+func (t *offsetTable) queryPull(group, topic string, queueID int32) int64 {
+	t.pulledMu.Lock()
+	off, ok := t.pulled[offsetKey(topic, group)][queueID]
+	t.pulledMu.Unlock()
+	if ok {
+		return off
+	}
+	return t.query(group, topic, queueID)
+}
+
 // removeGroup drops every offset of a group (on one topic, or all when
 // topic is "").
 func (t *offsetTable) removeGroup(group, topic string) {
@@ -172,6 +204,14 @@ func (t *offsetTable) removeGroup(group, topic string) {
 		if g == group && (topic == "" || tp == topic) {
 			t.pendingResets.Add(-int32(len(queues)))
 			delete(t.resets, key)
+		}
+	}
+	t.pulledMu.Lock()
+	defer t.pulledMu.Unlock()
+	for key := range t.pulled {
+		tp, g, _ := strings.Cut(key, protocol.TopicGroupSeparator)
+		if g == group && (topic == "" || tp == topic) {
+			delete(t.pulled, key)
 		}
 	}
 }

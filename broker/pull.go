@@ -117,6 +117,7 @@ func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting
 		b.log.Warn("PULL_OFFSET_MOVED:correction offset", zap.String("group", h.group), zap.String("topic", h.topic),
 			zap.Int32("queueId", h.queueID), zap.Int64("requestOffset", h.queueOffset), zap.Int64("newOffset", res.NextBeginOffset))
 	}
+	b.offsets.commitPull(h.group, h.topic, h.queueID, res.NextBeginOffset)
 	if allowSuspend && h.sysFlag&pullFlagCommitOffset != 0 {
 		b.offsets.commit(h.group, h.topic, h.queueID, h.commitOffset)
 	}

@@ -33,6 +33,10 @@
 #   BODY [128] THREADS [64] QUEUES [4]   message body bytes, producer
 #                    threads (senders), queues of the topic (Java's
 #                    benchmark defaults for the first two)
+#   RATE [0]         rmqbench produce's total send rate in messages a
+#                    second, 0 for as fast as it can: a rate both brokers
+#                    sustain compares their latencies under the same load
+#                    (the Java Producer has no rate and runs flat out)
 #   LINE [4]         4: Java servers 4.9.7 and rocketmq-client 4.9.7 in the
 #                    Java tools; 5: 5.3.3 and 5.3.3
 #   RMQGO_BROKER_BIN this project's broker binary; also runs our name server,
@@ -54,6 +58,7 @@ GRACE_SECS=${GRACE_SECS:-5}
 WARMUP_SECS=${WARMUP_SECS:-10}
 BODY=${BODY:-128}
 THREADS=${THREADS:-64}
+RATE=${RATE:-0}
 QUEUES=${QUEUES:-4}
 LINE=${LINE:-4}
 GO=${GO:-go}
@@ -181,7 +186,7 @@ run_producer() {
   case $1 in
     java) timeout -s TERM "$((PHASE_SECS + 2))" sh "$0" java-tool Producer -n "$NAMESRV_ADDR" -t "$2" \
       -s "$BODY" -w "$THREADS" 2>&1 ;;
-    rmqbench) "$BENCH" produce -n "$NAMESRV_ADDR" -t "$2" -s "$BODY" -w "$THREADS" -rocketmq-header \
+    rmqbench) "$BENCH" produce -n "$NAMESRV_ADDR" -t "$2" -s "$BODY" -w "$THREADS" -rate "$RATE" -rocketmq-header \
       -d "${PHASE_SECS}s" -progress 10s 2>&1 ;;
   esac | tee "$3" | sed -n -e "s/^/  [$1 producer] /p" >&2
 }
@@ -282,6 +287,7 @@ tools="compat/benchtool Producer/Consumer (rocketmq-client $jver)"
   echo "rmqbench = rmqbench produce/consume. ${PHASE_SECS}s of sends per row, $THREADS synchronous senders,"
   echo "${BODY}-byte bodies, $QUEUES queues, ROCKETMQ binary headers; consumer started first, stopped ${GRACE_SECS}s after the producer;"
   echo "each broker warmed up for ${WARMUP_SECS}s first (not measured)."
+  [ "$RATE" = 0 ] || echo "rmqbench sends at most $RATE messages a second in all; the Java Producer as fast as it can."
   echo "The Java tools report no percentiles (–); their figures are means of 9 s windows."
   echo
   "$BENCH" broker-table <"$RESULTS"
