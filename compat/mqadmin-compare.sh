@@ -226,7 +226,11 @@ cluster_rt() {
 # mask COMMAND < raw > masked: replaces what differs between any two runs,
 # whichever servers answer. Each rule says why it is volatile.
 mask() {
+  # Not mqadmin's output: the classpath resolution note of a first run, and
+  # the colour resets Maven leaves in it.
   sed -E \
+    -e '/^mqadmin\.sh: resolving /d' \
+    -e 's/\x1b\[[0-9;]*m//g' \
     -e 's/[0-9A-F]{32,}/<MSGID>/g' \
     -e 's/(([0-9]{1,3}\.){3}[0-9]{1,3}):[0-9]{2,5}/\1:<PORT>/g' \
     -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T#][0-9]{2}:[0-9]{2}:[0-9]{2}([,.:][0-9]{3})?/<DATE>/g' \
