@@ -193,15 +193,13 @@ func (t *offsetTable) removeGroup(group, topic string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for key := range t.offsets {
-		tp, g, _ := strings.Cut(key, protocol.TopicGroupSeparator)
-		if g == group && (topic == "" || tp == topic) {
+		if keyOfGroup(key, group, topic) {
 			delete(t.offsets, key)
 			t.dirty = true
 		}
 	}
 	for key, queues := range t.resets {
-		tp, g, _ := strings.Cut(key, protocol.TopicGroupSeparator)
-		if g == group && (topic == "" || tp == topic) {
+		if keyOfGroup(key, group, topic) {
 			t.pendingResets.Add(-int32(len(queues)))
 			delete(t.resets, key)
 		}
@@ -209,11 +207,17 @@ func (t *offsetTable) removeGroup(group, topic string) {
 	t.pulledMu.Lock()
 	defer t.pulledMu.Unlock()
 	for key := range t.pulled {
-		tp, g, _ := strings.Cut(key, protocol.TopicGroupSeparator)
-		if g == group && (topic == "" || tp == topic) {
+		if keyOfGroup(key, group, topic) {
 			delete(t.pulled, key)
 		}
 	}
+}
+
+// keyOfGroup tells whether a "topic@group" key is the group's, on topic
+// (any topic when topic is "").
+func keyOfGroup(key, group, topic string) bool {
+	tp, g, _ := strings.Cut(key, protocol.TopicGroupSeparator)
+	return g == group && (topic == "" || tp == topic)
 }
 
 // persist writes consumerOffset.json when something changed since the
