@@ -28,12 +28,16 @@ package broker
 // (ports, thread pools, store paths, service periods,
 // autoCreateSubscriptionGroup) at the next start, as in Java.
 //
-// Differences from Java: the 5.x text lists rmqgo's key set (4.9.8's and
-// the 5.x keys rmqgo reads), not all of 5.3.3's; the 4.x text leaves out
-// those 5.x keys (4.9.8's set: 4.9.7 lacks configBlackList and
-// isScanAvailableNameSrv); the running broker reads updated fields
-// without taking the Configuration's lock, as Java reads its non-volatile
-// fields.
+// Each line lists its Java's key set (conf.BrokerConfigs.NewConfiguration):
+// the 4.x text 4.9.8's, the 5.x text 5.3.3's, where the 5.3.3 settings
+// rmqgo does not implement (pop, timer wheel, RocksDB ...) are listed at
+// their defaults, and an update to one is kept and written back as Java
+// does, without effect.
+//
+// Differences from Java: 4.9.7 lacks configBlackList, which the 4.x text
+// lists (4.9.8 has it); the running broker
+// reads updated fields without taking the Configuration's lock, as Java
+// reads its non-volatile fields.
 
 import (
 	"slices"
@@ -55,11 +59,9 @@ const (
 // getBrokerConfig serves GET_BROKER_CONFIG.
 func (b *Broker) getBrokerConfig(req *remoting.Request) *remoting.Command {
 	resp := b.response(req.Cmd, remoting.Success, "")
-	var text string
+	text := b.config.PropertiesString()
 	if b.opts.Line >= protocol.Line5 {
-		text = sortPropertiesText(b.config.PropertiesString())
-	} else {
-		text = b.config.PropertiesString4()
+		text = sortPropertiesText(text)
 	}
 	if text != "" {
 		resp.Body = []byte(text)

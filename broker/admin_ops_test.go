@@ -514,9 +514,15 @@ func TestBrokerConfigKeySetAndBloomBitsPerLine(t *testing.T) {
 		b, _, _ := brokerConfigFixture(t, line)
 		_, props := brokerConfig(t, newClient(t, nil), b)
 		assert.Equal(t, "112", props["bitMapLengthConsumeQueueExt"], "line %d", line)
-		for _, key := range []string{"timerWheelEnable", "enableControllerMode", "splitRegistrationSize"} {
+		// 5.x keys rmqgo reads, and one it does not implement (listed at
+		// 5.3.3's default); then 4.x keys 5.3.3 no longer has
+		for _, key := range []string{"timerWheelEnable", "enableControllerMode", "splitRegistrationSize", "enablePopLog", "enableBatchPush"} {
 			_, has := props[key]
 			assert.Equal(t, line >= protocol.Line5, has, "line %d key %s", line, key)
+		}
+		for _, key := range []string{"commercialEnable", "maxDelayTime", "isEnableBatchPush"} {
+			_, has := props[key]
+			assert.Equal(t, line < protocol.Line5, has, "line %d key %s", line, key)
 		}
 		assert.Contains(t, props, "brokerName")
 	}

@@ -70,7 +70,7 @@ func New(o Options) (*Broker, error) {
 	o = o.withDefaults()
 	host, _ := o.storeHost()
 	b := &Broker{opts: o, log: o.Logger, now: o.Now, storeHost: host, version: o.version(), stop: make(chan struct{})}
-	b.config = o.Configs.NewConfiguration()
+	b.config = o.Configs.NewConfiguration(o.line5())
 	if err := b.openTables(); err != nil {
 		return nil, err
 	}

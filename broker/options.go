@@ -20,7 +20,8 @@ var ErrInvalidOptions = errors.New("broker: invalid options")
 // Options configures a broker: the four Java configs a broker.conf binds
 // (conf.BrokerConfigs) and what Java takes from its process instead.
 type Options struct {
-	// Configs are the broker's settings, as conf.LoadBroker returns them.
+	// Configs are the broker's settings, as conf.LoadBroker returns them
+	// (with RMQGO_LINE=5 in its Env for line 5's defaults).
 	Configs *conf.BrokerConfigs
 	// Line is the release line the broker speaks as: the version it
 	// reports and the shapes of its config files.
@@ -37,9 +38,12 @@ type Options struct {
 	Now func() time.Time
 }
 
+// line5 reports a broker that speaks as 5.3.3.
+func (o *Options) line5() bool { return o.Line >= protocol.Line5 }
+
 // version is the MQVersion ordinal the broker reports for its line.
 func (o *Options) version() int32 {
-	if o.Line >= protocol.Line5 {
+	if o.line5() {
 		return protocol.VersionV5_3_3
 	}
 	return protocol.VersionV4_9_8

@@ -101,7 +101,7 @@ type BrokerConfig struct {
 	EndTransactionPoolQueueCapacity int32 `prop:"endTransactionPoolQueueCapacity"`
 	// FilterServerNums is the number of filter server processes to start (4.x
 	// only).
-	FilterServerNums int32 `prop:"filterServerNums"`
+	FilterServerNums int32 `prop:"filterServerNums,until=4"`
 	// LongPollingEnable parks pulls that find nothing until a message arrives.
 	LongPollingEnable bool `prop:"longPollingEnable"`
 	// ShortPollingTimeMills is how long a pull waits when long polling is off,
@@ -113,20 +113,20 @@ type BrokerConfig struct {
 	// HighSpeedMode is a legacy switch with no effect in Java 4.9.8.
 	HighSpeedMode bool `prop:"highSpeedMode"`
 	// CommercialEnable is a legacy accounting switch.
-	CommercialEnable bool `prop:"commercialEnable"`
+	CommercialEnable bool `prop:"commercialEnable,until=4"`
 	// CommercialTimerCount is a legacy accounting setting.
-	CommercialTimerCount int32 `prop:"commercialTimerCount"`
+	CommercialTimerCount int32 `prop:"commercialTimerCount,until=4"`
 	// CommercialTransCount is a legacy accounting setting.
-	CommercialTransCount int32 `prop:"commercialTransCount"`
+	CommercialTransCount int32 `prop:"commercialTransCount,until=4"`
 	// CommercialBigCount is a legacy accounting setting.
-	CommercialBigCount int32 `prop:"commercialBigCount"`
+	CommercialBigCount int32 `prop:"commercialBigCount,until=4"`
 	// CommercialBaseCount is a legacy accounting setting.
 	CommercialBaseCount int32 `prop:"commercialBaseCount"`
 	// TransferMsgByHeap copies pulled messages through the heap instead of
 	// zero-copy.
 	TransferMsgByHeap bool `prop:"transferMsgByHeap"`
 	// MaxDelayTime is a legacy setting with no effect in Java 4.9.8.
-	MaxDelayTime int32 `prop:"maxDelayTime"`
+	MaxDelayTime int32 `prop:"maxDelayTime,until=4"`
 	// RegionId is the region written into trace data.
 	RegionId string `prop:"regionId"`
 	// RegisterBrokerTimeoutMills is the timeout of one register-broker call in
@@ -439,4 +439,11 @@ func DefaultBrokerConfig(env Env) *BrokerConfig {
 		EnableRegisterProducer:                 true,
 		EnableCreateSysGroup:                   true,
 	}
+}
+
+// applyJavaFiveDefaults sets the defaults 5.3.3 changed:
+// autoDeleteUnusedStats true, registerBrokerTimeoutMills 24000.
+func (c *BrokerConfig) applyJavaFiveDefaults() {
+	c.AutoDeleteUnusedStats = true
+	c.RegisterBrokerTimeoutMills = 24000
 }

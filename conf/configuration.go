@@ -18,11 +18,28 @@ type Configuration struct {
 	mu        sync.RWMutex
 	objs      []Object
 	extra     *Properties
-	fileKeys  map[string]bool // the keys the file set
+	setKeys   map[string]bool // the keys the file or an update set
+	listing   listing
 	storePath string
 	now       func() time.Time
 	version   DataVersion
 }
+
+// listing is the key set a Configuration lists and writes back.
+type listing int
+
+const (
+	// listEveryField lists every field (the name server's Configuration).
+	listEveryField listing = iota
+	// listJava4 lists a 4.9.8 broker's keys: not the 5.x keys rmqgo also
+	// reads (since=5) unless they were set.
+	listJava4
+	// listJava5 lists a 5.3.3 broker's keys: not the 4.x keys 5.3.3 no
+	// longer has (until=4) unless they were set, by 5.3.3's field names
+	// (print5), and with 5.3.3's keys that rmqgo has no field for, at
+	// their defaults unless set.
+	listJava5
+)
 
 // DataVersion is Java's DataVersion of a Configuration, sent as the
 // "version" header of GET_BROKER_CONFIG / GET_NAMESRV_CONFIG.
@@ -35,21 +52,41 @@ type DataVersion struct {
 // printed) with the entries of file (may be nil) that none of them has a
 // field for; Persist writes to storePath ("" disables it).
 func NewConfiguration(storePath string, file *Properties, objs ...Object) *Configuration {
-	c := &Configuration{objs: objs, extra: NewProperties(), fileKeys: make(map[string]bool), storePath: storePath, now: time.Now}
+	return newConfiguration(listEveryField, storePath, file, objs...)
+}
+
+func newConfiguration(l listing, storePath string, file *Properties, objs ...Object) *Configuration {
+	c := &Configuration{objs: objs, extra: NewProperties(), setKeys: make(map[string]bool), listing: l, storePath: storePath, now: time.Now}
 	names := make(map[string]bool)
 	for _, obj := range objs {
 		for _, f := range fieldsOf(structOf(obj).Type()) {
 			names[f.print] = true
+			names[f.print5] = true
 		}
 	}
 	for _, e := range file.Entries() {
-		c.fileKeys[e.Key] = true
+		c.setKeys[e.Key] = true
 		if !names[e.Key] {
 			c.extra.Set(e)
 		}
 	}
+	if l == listJava5 {
+		c.addJavaFiveDefaults()
+	}
 	c.version = DataVersion{Timestamp: c.now().UnixMilli()}
 	return c
+}
+
+// addJavaFiveDefaults makes the listed 5.3.3 keys that rmqgo has no field
+// for extra entries at their defaults, unless the file set them.
+func (c *Configuration) addJavaFiveDefaults() {
+	for _, obj := range c.objs {
+		for _, k := range javaFiveKeys(obj.JavaClass()) {
+			if _, set := c.extra.Get(k.name); k.listed && !set {
+				c.extra.Set(Entry{Key: k.name, Value: k.value})
+			}
+		}
+	}
 }
 
 // StorePath is the file Persist writes.
@@ -74,48 +111,32 @@ func (c *Configuration) View(fn func()) {
 // (a key two configs share appears once, with the later config's value),
 // then the extra entries of the file with their raw values. Java prints
 // them in Hashtable order; here the order is the configs' declaration order
-// and then the file's, and the body parses to the same properties.
+// and then the file's, and the body parses to the same properties. A
+// broker's Configuration lists the key set of its Java line (see
+// BrokerConfigs.NewConfiguration); Java lists a file's keys that no config
+// has (e.g. bindAddress), and so does this.
 func (c *Configuration) PropertiesString() string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.propertiesStringLocked()
-}
-
-// PropertiesString4 is PropertiesString as a 4.x broker lists it: without
-// the keys Java 4.9.8 does not have (tag option since=5), which rmqgo
-// reads on both lines, unless the file set them (Java lists a file's keys
-// that no config has, e.g. bindAddress).
-func (c *Configuration) PropertiesString4() string {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	five := make(map[string]bool)
-	for _, obj := range c.objs {
-		for _, f := range fieldsOf(structOf(obj).Type()) {
-			if f.since5 {
-				five[f.print] = true
-			}
-		}
-	}
-	return c.propertiesTextLocked(func(key string) bool { return !five[key] || c.fileKeys[key] })
-}
-
-func (c *Configuration) propertiesStringLocked() string {
-	return c.propertiesTextLocked(func(string) bool { return true })
-}
-
-// propertiesTextLocked renders the items whose key keep accepts.
-func (c *Configuration) propertiesTextLocked(keep func(key string) bool) string {
 	var b strings.Builder
 	for _, kv := range c.itemsLocked() {
-		if !keep(kv.key) {
-			continue
-		}
 		b.WriteString(kv.key)
 		b.WriteByte('=')
 		b.WriteString(kv.value)
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// keepField tells whether the listing has f, and by which name.
+func (c *Configuration) keepField(f field) (string, bool) {
+	switch c.listing {
+	case listJava4:
+		return f.print, !f.since5 || c.setKeys[f.key]
+	case listJava5:
+		return f.print5, !f.until4 || c.setKeys[f.key]
+	}
+	return f.print, true
 }
 
 // itemsLocked merges the configs' properties and the extra entries.
@@ -131,7 +152,7 @@ func (c *Configuration) itemsLocked() []keyValue {
 		items = append(items, kv)
 	}
 	for _, obj := range c.objs {
-		for _, kv := range objectProperties(obj) {
+		for _, kv := range objectProperties(obj, c.keepField) {
 			add(kv)
 		}
 	}
@@ -162,6 +183,7 @@ func (c *Configuration) Update(values map[string]string) ([]Warning, error) {
 		}
 	}
 	for _, e := range props.Entries() {
+		c.setKeys[e.Key] = true
 		if _, ok := c.extra.Get(e.Key); ok {
 			c.extra.Set(e)
 		}

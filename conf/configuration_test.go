@@ -31,7 +31,7 @@ func TestUpdateAndWriteBackRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ws, 1)
 	assert.Equal(t, "custom", ws[0].Key, "an extra key: warned, but kept and written back")
-	cfg := b.NewConfiguration()
+	cfg := b.NewConfiguration(false)
 	assert.Equal(t, path, cfg.StorePath())
 	v0 := cfg.Version()
 
@@ -59,15 +59,15 @@ func TestUpdateAndWriteBackRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, cfg.PropertiesString(), string(written))
 
-	// Start again from the rewritten file: the same configs. Like Java's,
-	// the file holds two Java field names that are no keys, and the extra
-	// key the original file had.
+	// Start again from the rewritten file: the same configs. Like 4.9.8's,
+	// the file holds a Java field name that is no key, and the extra key the
+	// original file had; not the 5.x keys, which 4.9.8 does not have.
 	b2, ws, err := LoadBroker(cl, env)
 	require.NoError(t, err)
-	require.Len(t, ws, 3)
-	assert.Equal(t, []string{"isScanAvailableNameSrv", "isEnableBatchPush", "custom"},
-		[]string{ws[0].Key, ws[1].Key, ws[2].Key})
-	assert.Contains(t, ws[1].Message, "reads only as enableBatchPush")
+	require.Len(t, ws, 2)
+	assert.Equal(t, []string{"isEnableBatchPush", "custom"}, []string{ws[0].Key, ws[1].Key})
+	assert.Contains(t, ws[0].Message, "reads only as enableBatchPush")
+	assert.NotContains(t, string(written), "timerWheelEnable=")
 	assert.Equal(t, ConfigLines(false, b.Objects()...), ConfigLines(false, b2.Objects()...))
 	assert.Equal(t, "y", mustValue(t, b2.File, "custom"))
 }
@@ -149,7 +149,7 @@ func TestBlacklist(t *testing.T) {
 // A 4.x broker lists no 5.x key, except those its file set: 4.9.7 lists
 // bindAddress from broker.conf as a key no config has (mqadmin
 // getBrokerConfig against 4.9.7).
-func TestPropertiesString4KeepsFileSet5xKeys(t *testing.T) {
+func TestLine4PropertiesKeepFileSet5xKeys(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "broker.conf", "brokerName = broker-a\nbindAddress = 127.0.0.1\n")
 	cl, err := ParseBrokerArgs([]string{"-c", path})
@@ -158,10 +158,59 @@ func TestPropertiesString4KeepsFileSet5xKeys(t *testing.T) {
 	env.Vars["ROCKETMQ_HOME"] = "/opt/rmq"
 	b, _, err := LoadBroker(cl, env)
 	require.NoError(t, err)
-	props, err := ParseProperties([]byte(b.NewConfiguration().PropertiesString4()), "text")
+	props, err := ParseProperties([]byte(b.NewConfiguration(false).PropertiesString()), "text")
 	require.NoError(t, err)
 	m := props.Map()
 	assert.Equal(t, "127.0.0.1", m["bindAddress"])
 	assert.Equal(t, "broker-a", m["brokerName"])
 	assert.NotContains(t, m, "timerWheelEnable", "a 5.x key the file did not set")
+}
+
+// A 5.x broker lists 5.3.3's key set: its 5.3.3-only settings at 5.3.3's
+// defaults, the 4.x keys 5.3.3 dropped left out, 5.3.3's field names.
+func TestLine5PropertiesListJava533Keys(t *testing.T) {
+	env := testEnv()
+	env.Vars["RMQGO_LINE"] = "5"
+	b := DefaultBrokerConfigs(env)
+	props, err := ParseProperties([]byte(b.NewConfiguration(true).PropertiesString()), "text")
+	require.NoError(t, err)
+	m := props.Map()
+	keys := sortedKeys(m)
+	assert.Equal(t, readGolden(t, "java533_get_broker_config_keys.txt"), keys)
+	assert.Equal(t, "true", m["autoDeleteUnusedStats"], "5.3.3's default")
+	assert.Equal(t, "24000", m["registerBrokerTimeoutMills"], "5.3.3's default")
+	assert.Equal(t, "false", m["enableBatchPush"])
+	assert.Equal(t, "16384", m["popReviveMaxReturnSizePerRead"])
+	assert.Equal(t, "", m["metricsGrpcExporterHeader"], "an empty default is listed")
+	assert.Equal(t, "false", m["isInBrokerContainer"])
+}
+
+// On line 5 an update of a 5.3.3 setting rmqgo does not implement is kept,
+// listed and written back, as 5.3.3 does; a file that sets one to its
+// default gets no warning (5.3.3 writes every key back), another value one.
+func TestLine5JavaFiveOnlyKeysUpdateAndWarn(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "broker.conf", "brokerName = broker-a\nenablePopLog=false\nreviveQueueNum=4\n")
+	cl, err := ParseBrokerArgs([]string{"-c", path})
+	require.NoError(t, err)
+	env := testEnv()
+	env.Vars["ROCKETMQ_HOME"] = "/opt/rmq"
+	env.Vars["RMQGO_LINE"] = "5"
+	b, ws, err := LoadBroker(cl, env)
+	require.NoError(t, err)
+	require.Len(t, ws, 1)
+	assert.Equal(t, "reviveQueueNum", ws[0].Key)
+	assert.Contains(t, ws[0].Message, "does not implement")
+
+	cfg := b.NewConfiguration(true)
+	uws, err := cfg.Update(map[string]string{"enablePopLog": "true"})
+	require.NoError(t, err)
+	assert.Empty(t, uws)
+	props, err := ParseProperties([]byte(cfg.PropertiesString()), "text")
+	require.NoError(t, err)
+	assert.Equal(t, "true", props.Map()["enablePopLog"])
+	assert.Equal(t, "4", props.Map()["reviveQueueNum"])
+	written, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(written), "enablePopLog=true\n")
 }

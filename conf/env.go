@@ -121,6 +121,14 @@ func (e Env) Var(name string) (string, bool) {
 	return v, ok
 }
 
+// Line5 reports RMQGO_LINE=5: the broker speaks as a 5.3.3 broker (its
+// protocol, its file formats and its configuration keys); otherwise as a
+// 4.9.x one.
+func (e Env) Line5() bool {
+	v, _ := e.Var("RMQGO_LINE")
+	return v == "5"
+}
+
 // SysProp returns the system property name.
 func (e Env) SysProp(name string) (string, bool) {
 	v, ok := e.SysProps[name]

@@ -67,7 +67,7 @@ func TestPropertiesString(t *testing.T) {
 	b := DefaultBrokerConfigs(testEnv())
 	b.File = file
 	Bind(file, b.Objects()...)
-	body := b.NewConfiguration().PropertiesString()
+	body := b.NewConfiguration(false).PropertiesString()
 
 	assert.True(t, strings.HasSuffix(body, "\n"))
 	assert.NotContains(t, body, "rocketmqHome=", "null fields are left out (object2Properties)")

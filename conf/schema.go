@@ -47,22 +47,26 @@ type javaEnum interface {
 
 // field is one config field bound to a Java key through its `prop` tag:
 //
-//	prop:"key[,important][,nullable][,noset][,print=name][,since=5]"
+//	prop:"key[,important][,nullable][,noset][,print=name][,print5=name][,since=5][,until=4]"
 //
 // key is the name properties2Object derives from the setter; print is the
 // Java field name printObjectProperties shows when it differs (the field
-// isEnableBatchPush has the setter setEnableBatchPush); important marks
-// @ImportantField; nullable marks a Java default of null, which an empty Go
-// string stands for; noset marks a field without a setter (listed, never
-// bound); since=5 marks a key Java 4.9.8 does not have.
+// isEnableBatchPush has the setter setEnableBatchPush), print5 the name
+// 5.3.3 shows when that differs again (5.3.3 renamed the field
+// enableBatchPush); important marks @ImportantField; nullable marks a Java
+// default of null, which an empty Go string stands for; noset marks a field
+// without a setter (listed, never bound); since=5 marks a key Java 4.9.8
+// does not have, until=4 one Java 5.3.3 does not have.
 type field struct {
 	key       string
 	print     string
+	print5    string
 	index     int
 	important bool
 	nullable  bool
 	noset     bool
 	since5    bool
+	until4    bool
 	enum      []string
 }
 
@@ -99,9 +103,16 @@ func parseTag(tag string) field {
 			f.noset = true
 		case opt == "since=5":
 			f.since5 = true
+		case opt == "until=4":
+			f.until4 = true
 		case strings.HasPrefix(opt, "print="):
 			f.print = strings.TrimPrefix(opt, "print=")
+		case strings.HasPrefix(opt, "print5="):
+			f.print5 = strings.TrimPrefix(opt, "print5=")
 		}
+	}
+	if f.print5 == "" {
+		f.print5 = f.print
 	}
 	return f
 }
@@ -145,16 +156,18 @@ func objectItems(obj Object, importantOnly bool) []keyValue {
 }
 
 // objectProperties lists obj's fields as MixAll.object2Properties does:
-// like objectItems, but a null field (an empty nullable string) is left out.
-func objectProperties(obj Object) []keyValue {
+// like objectItems, but a null field (an empty nullable string) is left out,
+// and so is a field keep refuses; keep also names the field.
+func objectProperties(obj Object, keep func(field) (string, bool)) []keyValue {
 	sv := structOf(obj)
 	var items []keyValue
 	for _, f := range fieldsOf(sv.Type()) {
 		v := sv.Field(f.index)
-		if f.nullable && v.String() == "" {
+		name, ok := keep(f)
+		if !ok || f.nullable && v.String() == "" {
 			continue
 		}
-		items = append(items, keyValue{f.print, formatValue(v)})
+		items = append(items, keyValue{name, formatValue(v)})
 	}
 	return items
 }

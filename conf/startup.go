@@ -51,7 +51,7 @@ type BrokerConfigs struct {
 // DefaultBrokerConfigs returns the configs as BrokerStartup has them before
 // reading a file: the class defaults, listenPort 10911, useTLS from
 // -Dtls.enable (else -Dtls.server.mode=enforcing), haListenPort
-// listenPort+1.
+// listenPort+1; with RMQGO_LINE=5 the defaults 5.3.3 changed.
 func DefaultBrokerConfigs(env Env) *BrokerConfigs {
 	b := &BrokerConfigs{
 		Broker:      DefaultBrokerConfig(env),
@@ -59,6 +59,9 @@ func DefaultBrokerConfigs(env Env) *BrokerConfigs {
 		NettyClient: DefaultNettyClientConfig(env),
 		Store:       DefaultMessageStoreConfig(env),
 		ConfigPath:  env.UserHome() + "/store/config/broker.properties",
+	}
+	if env.Line5() {
+		b.Broker.applyJavaFiveDefaults()
 	}
 	b.NettyServer.ListenPort = 10911
 	b.NettyClient.UseTLS = env.tlsEnabled()
@@ -72,9 +75,14 @@ func (b *BrokerConfigs) Objects() []Object {
 }
 
 // NewConfiguration registers the configs and the file's extra keys, with
-// ConfigPath as the file updates rewrite.
-func (b *BrokerConfigs) NewConfiguration() *Configuration {
-	return NewConfiguration(b.ConfigPath, b.File, b.Objects()...)
+// ConfigPath as the file updates rewrite. It lists and writes back the key
+// set of a 4.9.8 broker, or with line5 of a 5.3.3 broker.
+func (b *BrokerConfigs) NewConfiguration(line5 bool) *Configuration {
+	l := listJava4
+	if line5 {
+		l = listJava5
+	}
+	return newConfiguration(l, b.ConfigPath, b.File, b.Objects()...)
 }
 
 // Validate runs every config's Validate and the checks that span two of

@@ -126,7 +126,7 @@ type MessageStoreConfig struct {
 	HaMasterAddress string `prop:"haMasterAddress,important,nullable"`
 	// HaSlaveFallbehindMax is how far, in bytes, a slave may lag and still count
 	// as available.
-	HaSlaveFallbehindMax int32 `prop:"haSlaveFallbehindMax"`
+	HaSlaveFallbehindMax int32 `prop:"haSlaveFallbehindMax,until=4"`
 	// BrokerRole is ASYNC_MASTER, SYNC_MASTER or SLAVE.
 	BrokerRole BrokerRole `prop:"brokerRole,important"`
 	// FlushDiskType is ASYNC_FLUSH or SYNC_FLUSH.
@@ -177,7 +177,7 @@ type MessageStoreConfig struct {
 	PreferredLeaderId string `prop:"preferredLeaderId,nullable"`
 	// EnableBatchPush pushes DLedger entries in batches; Java binds it as
 	// enableBatchPush.
-	EnableBatchPush bool `prop:"enableBatchPush,print=isEnableBatchPush"`
+	EnableBatchPush bool `prop:"enableBatchPush,print=isEnableBatchPush,print5=enableBatchPush"`
 	// EnableScheduleMessageStats keeps delay-level statistics.
 	EnableScheduleMessageStats bool `prop:"enableScheduleMessageStats"`
 	// EnableLmq enables light message queues.

@@ -107,7 +107,7 @@ func openStatsLog(env conf.Env, log *zap.Logger) (*zap.Logger, func()) {
 
 // line reads RMQGO_LINE (4 or 5).
 func line(env conf.Env) protocol.Line {
-	if v, ok := env.Var("RMQGO_LINE"); ok && v == "5" {
+	if env.Line5() {
 		return protocol.Line5
 	}
 	return protocol.Line4
