@@ -300,3 +300,43 @@ func TestClientsSilentFor120SecondsExpire(t *testing.T) {
 	clock.Advance(2 * time.Second)
 	assert.Len(t, b.clients.expired(clock.Now()), 1)
 }
+
+// A group without an offset is answered 0 while the queue's message 0 is
+// near the commitlog's end (so a client consuming from the last offset
+// still reads a young queue from its start); an empty queue is 0 on 4.x
+// and QUERY_NOT_FOUND on 5.x (5.3.3's checkInMemByConsumeOffset); a
+// message 0 "in disk" is QUERY_NOT_FOUND on both.
+func TestQueryConsumerOffsetWithoutCommitPerLine(t *testing.T) {
+	query := func(t *testing.T, b *Broker, topic string) *remoting.Command {
+		q := remoting.NewRequest(remoting.QueryConsumerOffset, map[string]string{"consumerGroup": "GQ", "topic": topic, "queueId": "0"})
+		return invoke(t, newClient(t, nil), b.Addr(), q)
+	}
+	send := func(t *testing.T, b *Broker, topic string, n int) {
+		for range n {
+			resp := invoke(t, newClient(t, nil), b.Addr(), sendRequest(topic, 0, []byte("m"), nil))
+			require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+		}
+		dispatched(t, b)
+	}
+	for _, line := range []protocol.Line{protocol.Line4, protocol.Line5} {
+		b := startLineBroker(t, testConfigs(t.TempDir(), ""), line)
+		send(t, b, "TQ", 1)
+		resp := query(t, b, "TQ")
+		assert.Equal(t, int32(remoting.Success), resp.Code, "line %d", line)
+		assert.Equal(t, "0", resp.ExtString("offset"))
+
+		empty := query(t, b, "TQEmpty")
+		if line >= protocol.Line5 {
+			assert.Equal(t, int32(remoting.QueryNotFound), empty.Code, "line %d", line)
+		} else {
+			assert.Equal(t, int32(remoting.Success), empty.Code, "line %d", line)
+			assert.Equal(t, "0", empty.ExtString("offset"))
+		}
+
+		c := testConfigs(t.TempDir(), "")
+		c.Store.AccessMessageInMemoryMaxRatio = 0 // every message but the newest is "in disk"
+		far := startLineBroker(t, c, line)
+		send(t, far, "TQ", 2)
+		assert.Equal(t, int32(remoting.QueryNotFound), query(t, far, "TQ").Code, "line %d", line)
+	}
+}

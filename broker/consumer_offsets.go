@@ -8,7 +8,8 @@ package broker
 // Headers: consumerGroup, topic, queueId (+ commitOffset for an update,
 // timestamp for a search). Responses carry "offset" or "timestamp".
 // QUERY_CONSUMER_OFFSET with nothing committed answers offset 0 while the
-// queue still starts at 0, else QUERY_NOT_FOUND, as Java does.
+// queue still starts at 0 and its first message is not far behind
+// (startsFromZero), else QUERY_NOT_FOUND, as Java does.
 
 import (
 	"github.com/rmqgo/rmqgo/remoting"
@@ -49,7 +50,7 @@ func (b *Broker) queryConsumerOffset(req *remoting.Request) *remoting.Command {
 			// 5.x clients ask for the plain answer.
 			return b.response(req.Cmd, remoting.QueryNotFound, "Not found, do not set to zero, maybe this group boot first")
 		}
-		if b.store.MinOffset(topic, q) > 0 {
+		if !b.startsFromZero(topic, q) {
 			return b.response(req.Cmd, remoting.QueryNotFound, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first")
 		}
 		off = 0
@@ -57,6 +58,26 @@ func (b *Broker) queryConsumerOffset(req *remoting.Request) *remoting.Command {
 	resp := b.response(req.Cmd, remoting.Success, "")
 	resp.SetExt("offset", itoa(off))
 	return resp
+}
+
+// startsFromZero tells whether a group without an offset in a queue is
+// answered 0 (rather than QUERY_NOT_FOUND, on which a client consuming
+// from the last offset starts at the queue's end): the queue still has
+// its message 0, and that message is not "in disk" (4.x:
+// checkInDiskByConsumeOffset), or, on 5.x, the queue has a message 0 and
+// it is "in memory" (checkInMemByConsumeOffset, which asks the page cache;
+// here the same distance from the commitlog's end as 4.x). So a new group
+// on a 4.x broker starts an empty queue at 0, a 5.x broker leaves it
+// unanswered, and both start a long queue at its end.
+func (b *Broker) startsFromZero(topic string, q int32) bool {
+	if b.store.MinOffset(topic, q) > 0 {
+		return false
+	}
+	found, inMemory := b.store.InMemoryAt(topic, q, 0)
+	if b.opts.line5() {
+		return found && inMemory
+	}
+	return !found || inMemory
 }
 
 // updateConsumerOffset serves UPDATE_CONSUMER_OFFSET.

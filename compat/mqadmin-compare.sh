@@ -296,6 +296,30 @@ mask_command() {
   esac
 }
 
+# mask_side SIDE COMMAND: one known bug of the Java side. 5.3.3's
+# ConsumerManager files a subscription's topic where its group belongs
+# (topicGroupTable), so QUERY_TOPIC_CONSUME_BY_WHO answers a group named
+# after the topic: queryMsgByUniqueKey and queryMsgByOffset print a
+# MessageTrack for group MqaTopic (a failed lookup of %RETRY%MqaTopic),
+# statsAll a row "MqaTopic MqaTopic". Upstream fixed it after 5.3.3
+# (apache/rocketmq #9352, #9443); ours answers the real groups only. The
+# phantom group's lines are dropped from the Java output; the rest of those
+# commands is compared as is.
+mask_side() {
+  if [ "$1" != java ] || [ "$LINE" != 5 ]; then
+    cat
+    return
+  fi
+  case $2 in
+    queryMsgByUniqueKey|queryMsgByOffset)
+      # The MessageTrack (two lines: the exception's message has a newline)
+      # up to the ")]" that ends it.
+      sed -E "/^MessageTrack \[consumerGroup=$TOPIC, /{N;s/^MessageTrack \[consumerGroup=$TOPIC, .*\n.*\)\]//;/^\$/d;}" ;;
+    statsAll) sed -E "/^$TOPIC +$TOPIC /d" ;;
+    *) cat ;;
+  esac
+}
+
 compare() {
   mkdir -p "$OUT/diff"
   rm -f "$OUT"/diff/*.diff
@@ -306,7 +330,11 @@ compare() {
     n=$((n + 1))
     f=$(printf '%02d-%s' "$n" "$cmd")
     for side in java go; do
-      if [ -f "$OUT/$side/$f.out" ]; then mask "$cmd" <"$OUT/$side/$f.out" >"$OUT/$side/$f.masked"; else echo "(not run)" >"$OUT/$side/$f.masked"; fi
+      if [ -f "$OUT/$side/$f.out" ]; then
+        mask "$cmd" <"$OUT/$side/$f.out" | mask_side "$side" "$cmd" >"$OUT/$side/$f.masked"
+      else
+        echo "(not run)" >"$OUT/$side/$f.masked"
+      fi
     done
     if diff -u "$OUT/java/$f.masked" "$OUT/go/$f.masked" >"$OUT/diff/$cmd.diff"; then
       rm -f "$OUT/diff/$cmd.diff"

@@ -254,6 +254,22 @@ func (s *Store) MaxOffset(topic string, queueID int32) int64 {
 	return 0
 }
 
+// InMemoryAt tells whether a queue has a message at offset and whether
+// that message is "in memory" as Java reckons it for reads: no further
+// behind the commitlog's end than accessMessageInMemoryMaxRatio of the
+// machine's memory (checkInDiskByConsumeOffset is its negation).
+func (s *Store) InMemoryAt(topic string, queueID int32, offset int64) (found, inMemory bool) {
+	cq := s.cqs.find(topic, queueID)
+	if cq == nil {
+		return false, false
+	}
+	u, ok := cq.unitAt(offset)
+	if !ok || u.blank() {
+		return false, false
+	}
+	return true, s.cl.files.maxOffset()-u.offset <= s.memoryBudget
+}
+
 // StoreTimeAt is the store time of the message at a queue offset, -1 when
 // there is none.
 func (s *Store) StoreTimeAt(topic string, queueID int32, offset int64) int64 {
