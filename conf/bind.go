@@ -145,13 +145,17 @@ func trimHint(raw, want string) string {
 
 // unknownKeys warns about the keys of props no config binds.
 func unknownKeys(props *Properties, objs []Object, known map[string]bool) []Warning {
-	five, noset, printed := make(map[string]javaFiveKey), make(map[string]bool), make(map[string]string)
+	five, noset, printed := make(map[string]bool), make(map[string]bool), make(map[string]string)
+	fiveDefault := make(map[string]string) // the 5.3.3 defaults, by the key 5.3.3 writes back
 	for _, obj := range objs {
 		for _, k := range javaFiveKeys(obj.JavaClass()) {
 			if k.setter == "" {
 				noset[k.name] = true
 			} else {
-				five[k.setter] = k
+				five[k.setter] = true
+			}
+			if k.listed {
+				fiveDefault[k.name] = k.value
 			}
 		}
 		for _, f := range fieldsOf(structOf(obj).Type()) {
@@ -165,15 +169,14 @@ func unknownKeys(props *Properties, objs []Object, known map[string]bool) []Warn
 	}
 	var ws []Warning
 	for _, e := range props.Entries() {
-		k, isFive := five[e.Key]
-		if known[e.Key] || isFive && k.listed && javaTrim(e.Value) == k.value {
+		if def, ok := fiveDefault[e.Key]; known[e.Key] || ok && javaTrim(e.Value) == def {
 			continue // a 5.3.3 default changes nothing: 5.3.3 writes them all back
 		}
 		msg := "unknown key, ignored" + suggest(e.Key, known)
 		switch {
 		case printed[e.Key] != "":
 			msg = fmt.Sprintf("the Java field name, which Java writes back but reads only as %s, ignored", printed[e.Key])
-		case isFive:
+		case five[e.Key]:
 			msg = "a RocketMQ 5.x setting rmqgo does not implement, ignored"
 		case noset[e.Key]:
 			msg = "has no setter in Java, ignored"

@@ -213,4 +213,18 @@ func TestLine5JavaFiveOnlyKeysUpdateAndWarn(t *testing.T) {
 	written, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(written), "enablePopLog=true\n")
+
+	// Started again from what it wrote (every 5.3.3 key, as 5.3.3 writes
+	// them): warned about the settings that differ from 5.3.3's defaults,
+	// not about the defaults nor the fields 5.3.3 lists without a setter;
+	// and, as on 4.x, about the field name 5.3.3 writes for
+	// scanAvailableNameSrv but does not read.
+	assert.Contains(t, string(written), "isBrokerContainer=false\n")
+	_, ws, err = LoadBroker(cl, env)
+	require.NoError(t, err)
+	var keys []string
+	for _, w := range ws {
+		keys = append(keys, w.Key)
+	}
+	assert.ElementsMatch(t, []string{"isScanAvailableNameSrv", "enablePopLog", "reviveQueueNum"}, keys)
 }
