@@ -94,11 +94,6 @@ class AdminOpsTest {
         Clients.runAll(cleanups);
     }
 
-    /** The release line of the servers under test ("4" or "5"). */
-    private static boolean serversAreLine5() {
-        return Env.optional("REF_SERVER_LINE", Line.CLIENT_LINE).equals("5");
-    }
-
     /** Sends a request straight to broker-a and returns the answer. */
     private static RemotingCommand call(int code, Map<String, String> fields) throws Exception {
         RemotingCommand req = RemotingCommand.createRequestCommand(code, null);
@@ -257,7 +252,7 @@ class AdminOpsTest {
         assertEquals(MQVersion.CURRENT_VERSION, pconn.getVersion());
 
         var who = admin.queryTopicConsumeByWho(topic).getGroupList();
-        if (!serversAreLine5()) {
+        if (!Env.serversAreLine5()) {
             // 5.3.3's ConsumerManager files the topic's own name where the online group's belongs
             // (topicGroupTable gets subscriptionData.getTopic()), so only its offset answer is checked.
             assertTrue(who.contains(group), "online group consumes " + topic + ": " + who);
@@ -265,7 +260,7 @@ class AdminOpsTest {
         commitOffset(group, topic, 1, 0);
         who = admin.queryTopicConsumeByWho(topic).getGroupList();
         assertTrue(who.contains(group), "group with an offset consumes " + topic + ": " + who);
-        if (serversAreLine5()) {
+        if (Env.serversAreLine5()) {
             var topics = invoke(invoke(admin, "queryTopicsByConsumer", group), "getTopicList");
             assertTrue(((Collection<?>) topics).contains(topic), topic + " in " + topics);
             var data = invoke(admin, "querySubscription", group, topic);
@@ -322,7 +317,7 @@ class AdminOpsTest {
         Clients.createTopic(admin, Env.brokerAddr(), Env.brokerName(), topic, 4, 2);
         var stats = admin.examineTopicStats(topic);
         // 4.x lists the write queues, 5.x the larger of read and write.
-        assertEquals(serversAreLine5() ? 4 : 2, stats.getOffsetTable().size(), "queues " + stats.getOffsetTable().keySet());
+        assertEquals(Env.serversAreLine5() ? 4 : 2, stats.getOffsetTable().size(), "queues " + stats.getOffsetTable().keySet());
     }
 
     @Test
@@ -336,7 +331,7 @@ class AdminOpsTest {
         Map<?, ?> queues = (Map<?, ?>) doc.getJSONObject("offsetTable").get(topic + "@" + group);
         assertNotNull(queues, topic + "@" + group + " in the consumerOffset document");
         assertEquals(2L, ((Number) byKeyText(queues, "0")).longValue());
-        assertEquals(serversAreLine5(), doc.containsKey("dataVersion"), "dataVersion in " + doc.keySet());
+        assertEquals(Env.serversAreLine5(), doc.containsKey("dataVersion"), "dataVersion in " + doc.keySet());
 
         Map<?, ?> delays = jsonBody(call(GET_ALL_DELAY_OFFSET, Map.of())).getJSONObject("offsetTable");
         assertNotNull(delays, "the delayOffset document has an offsetTable");
@@ -354,7 +349,7 @@ class AdminOpsTest {
 
     @Test
     void subscriptionGroupsAreCreatedAndReplacedByTheList() throws Exception {
-        if (!serversAreLine5()) {
+        if (!Env.serversAreLine5()) {
             assertEquals(REQUEST_CODE_NOT_SUPPORTED, call(UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, Map.of()).getCode());
             return;
         }
@@ -395,7 +390,7 @@ class AdminOpsTest {
         String group = Clients.unique("one_sg");
         newGroupConfig(group, 4);
         RemotingCommand r = call(GET_SUBSCRIPTIONGROUP_CONFIG, Map.of("group", group));
-        if (!serversAreLine5()) {
+        if (!Env.serversAreLine5()) {
             assertEquals(REQUEST_CODE_NOT_SUPPORTED, r.getCode(), r.getRemark());
             return;
         }
@@ -439,7 +434,7 @@ class AdminOpsTest {
         assertEquals("4", file.getProperty("brokerPermission"), "broker.conf after the update");
         assertEquals(Env.brokerName(), file.getProperty("brokerName"), "broker.conf keeps the other keys");
 
-        if (serversAreLine5()) {
+        if (Env.serversAreLine5()) {
             Properties black = new Properties();
             black.setProperty("brokerConfigPath", "/tmp/elsewhere.conf");
             MQBrokerException e = assertThrows(MQBrokerException.class, () -> admin.updateBrokerConfig(addr, black));

@@ -81,11 +81,6 @@ class AdminQueriesTest {
      */
     private static final List<String> TPS_KEYS = List.of("putTps", "getFoundTps", "getMissTps", "getTotalTps");
 
-    /** The release line of the servers under test ("4" or "5"). */
-    private static boolean serversAreLine5() {
-        return Env.optional("REF_SERVER_LINE", Line.CLIENT_LINE).equals("5");
-    }
-
     private static SendResult send(DefaultMQProducer producer, String topic, String key, String body) throws Exception {
         Message m = new Message(topic, "TagA", key, body.getBytes(StandardCharsets.UTF_8));
         SendResult r = producer.send(m);
@@ -110,7 +105,7 @@ class AdminQueriesTest {
         Set<String> keys = new TreeSet<>();
         // rmqgo reports the transferred-messages rate under both lines' spellings, for the monitoring
         // tools built against either; the other line's spelling is not Java's and is left out here.
-        String otherSpelling = serversAreLine5() ? "getTransferedTps" : "getTransferredTps";
+        String otherSpelling = Env.serversAreLine5() ? "getTransferedTps" : "getTransferredTps";
         for (String k : stats.keySet()) {
             if (k.startsWith("scheduleMessageOffset_")) {
                 // one per delay level in use, once a delayed message was sent: "<delivered>,<max>"
@@ -121,14 +116,14 @@ class AdminQueriesTest {
             }
         }
         System.out.println("AdminQueriesTest: runtime info keys " + keys);
-        assertEquals(new TreeSet<>(serversAreLine5() ? KEYS_5 : KEYS_4), keys, "the keys of the Java broker of the line");
+        assertEquals(new TreeSet<>(Env.serversAreLine5() ? KEYS_5 : KEYS_4), keys, "the keys of the Java broker of the line");
         for (String k : LONG_KEYS) {
             String v = stats.get(k);
             assertNotNull(v, k + " missing");
             assertTrue(v.matches("-?\\d+"), k + "=" + v);
         }
         List<String> rates = new java.util.ArrayList<>(TPS_KEYS);
-        rates.add(serversAreLine5() ? "getTransferredTps" : "getTransferedTps"); // 5.x mended the spelling
+        rates.add(Env.serversAreLine5() ? "getTransferredTps" : "getTransferedTps"); // 5.x mended the spelling
         for (String k : rates) {
             String v = stats.get(k);
             assertNotNull(v, k + " missing");

@@ -56,7 +56,7 @@ class DeleteTopicTest {
      */
     @Test
     void systemTopicsAreNotDeleted() throws Exception {
-        boolean line5 = Env.optional("REF_SERVER_LINE", Line.CLIENT_LINE).equals("5");
+        boolean line5 = Env.serversAreLine5();
         for (String topic : new String[] {"TBW102", "SCHEDULE_TOPIC_XXXX"}) {
             Exception e = assertThrows(Exception.class, () -> admin.deleteTopicInBroker(Set.of(Env.brokerAddr()), topic));
             int code = (Integer) e.getClass().getMethod("getResponseCode").invoke(e);

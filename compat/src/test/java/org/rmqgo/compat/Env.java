@@ -49,6 +49,11 @@ final class Env {
         return required("COMPAT_RUN_DIR");
     }
 
+    /** True when the servers under test are of the 5.x line (REF_SERVER_LINE, else the client's line). */
+    static boolean serversAreLine5() {
+        return optional("REF_SERVER_LINE", Line.CLIENT_LINE).equals("5");
+    }
+
     static String describe() {
         return "namesrv " + optional("NAMESRV_IMPL", "?") + " / broker " + optional("BROKER_IMPL", "?")
             + " (server line " + optional("REF_SERVER_VERSION", "?") + ", client line " + Line.CLIENT_LINE + ")";

@@ -183,6 +183,32 @@ class PullConsumerTest extends MessagingFixture {
         assertEquals(range(10, 12), offsets(fromEnd), "offsets after seekToEnd");
     }
 
+    /**
+     * What the broker answers for a group that has committed nothing (QUERY_CONSUMER_OFFSET, read
+     * by a consumer starting from its last offset or a timestamp to decide whether it applies): 0
+     * for a queue whose message 0 is in memory; for a queue that never had a message, 0 from a 4.9.x
+     * broker and QUERY_NOT_FOUND from 5.3.3, which the client reads as -1.
+     */
+    @Test
+    void aNewGroupsBrokerOffsetIs0OnAYoungQueueAndOnAnEmptyQueueOnlyFrom4x() throws Exception {
+        String topic = Clients.newTopic("fresh", 2);
+        send(topic, "fresh", 1, 0);
+        DefaultMQPullConsumer c = new DefaultMQPullConsumer(Clients.unique("cg"));
+        c.setNamesrvAddr(Env.namesrvAddr());
+        c.setInstanceName(Clients.unique("pull"));
+        c.start();
+        closeLater(c::shutdown);
+        Set<MessageQueue> mqs = c.fetchSubscribeMessageQueues(topic);
+        MessageQueue q0 = mqs.stream().filter(q -> q.getQueueId() == 0).findFirst().orElseThrow();
+        MessageQueue q1 = mqs.stream().filter(q -> q.getQueueId() == 1).findFirst().orElseThrow();
+        Eventually.eventually("queue 0 holds the message", () -> {
+            assertEquals(1, c.maxOffset(q0), "maxOffset of queue 0");
+            return null;
+        });
+        assertEquals(0, c.fetchConsumeOffset(q0, true), "the young queue");
+        assertEquals(Env.serversAreLine5() ? -1 : 0, c.fetchConsumeOffset(q1, true), "the empty queue");
+    }
+
     @Test
     void pullConsumerPullsByQueueAndOffsetWithNextBeginOffsetAndTheRightStatus() throws Exception {
         String topic = Clients.newTopic("pull", 2);
