@@ -15,13 +15,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.MQVersion;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
@@ -211,12 +208,7 @@ class AdminOpsTest {
     void connectionsDescribeTheOnlineClients() throws Exception {
         String topic = Clients.newTopic("conn", 2);
         String group = Clients.unique("cg");
-        DefaultMQPushConsumer consumer = Clients.pushConsumer(group);
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.subscribe(topic, "TagA || TagB");
-        consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) ->
-            ConsumeConcurrentlyStatus.CONSUME_SUCCESS);
-        consumer.start();
+        DefaultMQPushConsumer consumer = Clients.startAcknowledgingConsumer(group, topic, "TagA || TagB");
         cleanups.add(consumer::shutdown);
         sendTo(topic, 0, 1, 0);
 

@@ -5,13 +5,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -148,12 +145,7 @@ class AdminQueriesTest {
     void consumerRunningInfoComesFromTheClient() throws Exception {
         String topic = Clients.newTopic("running", 2);
         String group = Clients.unique("cg_running");
-        DefaultMQPushConsumer consumer = Clients.pushConsumer(group);
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.subscribe(topic, "TagA");
-        consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) ->
-            ConsumeConcurrentlyStatus.CONSUME_SUCCESS);
-        consumer.start();
+        DefaultMQPushConsumer consumer = Clients.startAcknowledgingConsumer(group, topic, "TagA");
         try {
             String clientId = consumer.buildMQClientId();
             var info = Eventually.eventually(group + " reports both queues", () -> {

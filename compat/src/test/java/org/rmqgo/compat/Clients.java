@@ -8,9 +8,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
@@ -119,6 +122,20 @@ final class Clients {
         c.setNamesrvAddr(Env.namesrvAddr());
         c.setInstanceName(unique("consumer"));
         c.setPersistConsumerOffsetInterval(1000);
+        return c;
+    }
+
+    /**
+     * A started push consumer of group on topic (expression selects the tags), from the first
+     * offset, that acknowledges every message: a group the broker lists online and consuming.
+     */
+    static DefaultMQPushConsumer startAcknowledgingConsumer(String group, String topic, String expression)
+        throws MQClientException {
+        DefaultMQPushConsumer c = pushConsumer(group);
+        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        c.subscribe(topic, expression);
+        c.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> ConsumeConcurrentlyStatus.CONSUME_SUCCESS);
+        c.start();
         return c;
     }
 
