@@ -61,6 +61,20 @@ class PullConsumerTest extends MessagingFixture {
         return got;
     }
 
+    /** A started DefaultMQPullConsumer of a group of its own. */
+    private DefaultMQPullConsumer pullConsumer() throws Exception {
+        DefaultMQPullConsumer c = new DefaultMQPullConsumer(Clients.unique("cg"));
+        c.setNamesrvAddr(Env.namesrvAddr());
+        c.setInstanceName(Clients.unique("pull"));
+        c.start();
+        closeLater(c::shutdown);
+        return c;
+    }
+
+    private static MessageQueue queue(Set<MessageQueue> mqs, int queueId) {
+        return mqs.stream().filter(q -> q.getQueueId() == queueId).findFirst().orElseThrow();
+    }
+
     private static List<String> bodies(List<MessageExt> msgs) {
         return msgs.stream().map(Received::body).collect(Collectors.toList());
     }
@@ -193,14 +207,10 @@ class PullConsumerTest extends MessagingFixture {
     void aNewGroupsBrokerOffsetIs0OnAYoungQueueAndOnAnEmptyQueueOnlyFrom4x() throws Exception {
         String topic = Clients.newTopic("fresh", 2);
         send(topic, "fresh", 1, 0);
-        DefaultMQPullConsumer c = new DefaultMQPullConsumer(Clients.unique("cg"));
-        c.setNamesrvAddr(Env.namesrvAddr());
-        c.setInstanceName(Clients.unique("pull"));
-        c.start();
-        closeLater(c::shutdown);
+        DefaultMQPullConsumer c = pullConsumer();
         Set<MessageQueue> mqs = c.fetchSubscribeMessageQueues(topic);
-        MessageQueue q0 = mqs.stream().filter(q -> q.getQueueId() == 0).findFirst().orElseThrow();
-        MessageQueue q1 = mqs.stream().filter(q -> q.getQueueId() == 1).findFirst().orElseThrow();
+        MessageQueue q0 = queue(mqs, 0);
+        MessageQueue q1 = queue(mqs, 1);
         Eventually.eventually("queue 0 holds the message", () -> {
             assertEquals(1, c.maxOffset(q0), "maxOffset of queue 0");
             return null;
@@ -214,15 +224,11 @@ class PullConsumerTest extends MessagingFixture {
         String topic = Clients.newTopic("pull", 2);
         List<String> sent = send(topic, "pull", 6, 0);
 
-        DefaultMQPullConsumer c = new DefaultMQPullConsumer(Clients.unique("cg"));
-        c.setNamesrvAddr(Env.namesrvAddr());
-        c.setInstanceName(Clients.unique("pull"));
-        c.start();
-        closeLater(c::shutdown);
+        DefaultMQPullConsumer c = pullConsumer();
         Set<MessageQueue> mqs = c.fetchSubscribeMessageQueues(topic);
         assertEquals(2, mqs.size(), "queues of " + topic + ": " + mqs);
-        MessageQueue q0 = mqs.stream().filter(q -> q.getQueueId() == 0).findFirst().orElseThrow();
-        MessageQueue q1 = mqs.stream().filter(q -> q.getQueueId() == 1).findFirst().orElseThrow();
+        MessageQueue q0 = queue(mqs, 0);
+        MessageQueue q1 = queue(mqs, 1);
         Eventually.eventually("queue 0 holds the six messages", () -> {
             assertEquals(6, c.maxOffset(q0), "maxOffset of queue 0");
             return null;
