@@ -108,11 +108,11 @@ func (b *Broker) openTables() error {
 	if b.offsets, err = newOffsetTable(dir, b.log, b.now); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	if b.filters, err = newFilterTable(dir, b.log, b.opts.Line); err != nil {
+	if b.filters, err = newFilterTable(dir, c.Broker, b.log, b.now); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	if m, ok := bloomFilterBits(c.Broker.MaxErrorRateOfBloomFilter, c.Broker.ExpectConsumerNumUseFilter); ok {
-		c.Store.BitMapLengthConsumeQueueExt = m
+	if bf := b.filters.bloom; bf != nil {
+		c.Store.BitMapLengthConsumeQueueExt = bf.m
 	}
 	if b.schedule, err = newScheduleService(b, dir); err != nil {
 		return fmt.Errorf("broker: %w", err)

@@ -168,24 +168,25 @@ func (t *clientTable) producerChannel(group string) *remoting.Channel {
 }
 
 // unregisterConsumer removes one connection from a group; the group goes
-// when it was the last. It returns the channels left to notify.
-func (t *clientTable) unregisterConsumer(group string, ch *remoting.Channel) []*remoting.Channel {
+// when it was the last (gone: Java's UNREGISTER event). It returns the
+// channels left to notify.
+func (t *clientTable) unregisterConsumer(group string, ch *remoting.Channel) (left []*remoting.Channel, gone bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	g, ok := t.consumers[group]
 	if !ok {
-		return nil
+		return nil, false
 	}
 	if _, ok := g.channels[ch]; !ok {
-		return nil
+		return nil, false
 	}
 	delete(g.channels, ch)
 	if len(g.channels) == 0 {
 		delete(t.consumers, group)
 		t.b.log.Info("unregister consumer ok, no any connection, and remove consumer group", zap.String("group", group))
-		return nil
+		return nil, true
 	}
-	return slices.Collect(maps.Keys(g.channels))
+	return slices.Collect(maps.Keys(g.channels)), false
 }
 
 // unregisterProducer removes one connection from a producer group.
@@ -201,16 +202,22 @@ func (t *clientTable) unregisterProducer(group string, ch *remoting.Channel) {
 }
 
 // channelClosed drops a connection from every group, as
-// doChannelCloseEvent does, and tells the groups it left. It runs on the
+// doChannelCloseEvent does, tells the groups it left, and unregisters the
+// filters of the groups it emptied (the UNREGISTER event). It runs on the
 // event loop, so the work goes to a goroutine. The channel is marked
 // closed before this is called, and the register methods check that mark
 // under t.mu, so a heartbeat still in a pool cannot bring it back.
 func (t *clientTable) channelClosed(ch *remoting.Channel) {
-	go t.removeChannel(ch, "close")
+	go func() {
+		for _, group := range t.removeChannel(ch, "close") {
+			t.b.filters.unregister(group)
+		}
+	}()
 }
 
-// removeChannel drops ch everywhere and notifies the groups it left.
-func (t *clientTable) removeChannel(ch *remoting.Channel, why string) {
+// removeChannel drops ch everywhere and notifies the groups it left. It
+// returns the consumer groups it emptied, which are gone.
+func (t *clientTable) removeChannel(ch *remoting.Channel, why string) (gone []string) {
 	t.mu.Lock()
 	var notify [][]*remoting.Channel
 	var groups []string
@@ -222,6 +229,7 @@ func (t *clientTable) removeChannel(ch *remoting.Channel, why string) {
 		t.b.log.Info("consumer channel removed", zap.String("why", why), zap.String("group", name), zap.String("remote", ch.RemoteAddr()))
 		if len(g.channels) == 0 {
 			delete(t.consumers, name)
+			gone = append(gone, name)
 			continue
 		}
 		groups = append(groups, name)
@@ -237,10 +245,13 @@ func (t *clientTable) removeChannel(ch *remoting.Channel, why string) {
 	for i, group := range groups {
 		t.b.notifyConsumerIdsChanged(group, notify[i])
 	}
+	return gone
 }
 
 // expiryLoop closes connections that sent no heartbeat for 120 s, as
-// ClientHousekeepingService does every 10 s.
+// ClientHousekeepingService does every 10 s. A group it empties keeps its
+// filters alive: Java's scanNotActiveChannel removes it without the
+// UNREGISTER event, and the close that follows finds it gone.
 func (t *clientTable) expiryLoop(stop <-chan struct{}) {
 	runEvery(stop, expiryScan, func() {
 		for _, ch := range t.expired(t.b.now()) {

@@ -62,9 +62,7 @@ func (b *Broker) registerConsumer(cd *consumerData, info clientChannel) {
 		}
 	}
 	changed, notify := b.clients.registerConsumer(cd, info)
-	for _, sub := range cd.SubscriptionDataSet {
-		b.filters.register(cd.GroupName, sub, b.now().UnixMilli())
-	}
+	b.filters.register(cd.GroupName, cd.SubscriptionDataSet)
 	if changed {
 		b.log.Info("registerConsumer info changed", zap.String("group", cd.GroupName), zap.String("clientId", info.clientID))
 		if notifyEnabled {
@@ -94,7 +92,10 @@ func (b *Broker) unregisterClient(req *remoting.Request) *remoting.Command {
 		b.clients.unregisterProducer(g, req.Ch)
 	}
 	if g := req.Cmd.ExtString("consumerGroup"); g != "" {
-		left := b.clients.unregisterConsumer(g, req.Ch)
+		left, gone := b.clients.unregisterConsumer(g, req.Ch)
+		if gone {
+			b.filters.unregister(g)
+		}
 		if len(left) > 0 {
 			b.notifyConsumerIdsChanged(g, left)
 		}

@@ -361,3 +361,12 @@ func FuzzDecodeConfigDocuments(f *testing.F) {
 		}
 	})
 }
+
+// TestConsumerFilterDataHowLongAfterDeath: -1 while alive, else the time
+// since deadTime.
+func TestConsumerFilterDataHowLongAfterDeath(t *testing.T) {
+	alive := ConsumerFilterData{BornTime: 100, DeadTime: 0}
+	assert.Equal(t, int64(-1), alive.HowLongAfterDeath(500))
+	dead := ConsumerFilterData{BornTime: 100, DeadTime: 100}
+	assert.Equal(t, int64(400), dead.HowLongAfterDeath(500))
+}

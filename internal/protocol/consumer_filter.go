@@ -51,6 +51,15 @@ type BloomFilterData struct {
 // it registered.
 func (d *ConsumerFilterData) IsDead() bool { return d.DeadTime >= d.BornTime }
 
+// HowLongAfterDeath is ConsumerFilterData.howLongAfterDeath: the
+// milliseconds from its death to now, -1 while it is alive.
+func (d *ConsumerFilterData) HowLongAfterDeath(now int64) int64 {
+	if !d.IsDead() {
+		return -1
+	}
+	return now - d.DeadTime
+}
+
 // AppendJSON appends the fastjson form; both lines write the same.
 func (w *ConsumerFilterWrapper) AppendJSON(dst []byte, _ Line) []byte {
 	dst = append(dst, '{')
