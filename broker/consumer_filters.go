@@ -115,8 +115,7 @@ func newFilterTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, n
 
 // load is ConsumerFilterManager.decode: all filters are ignored when one
 // carries bloom data of another bloom filter; the others are taken as
-// dead, and an entry whose expression no longer compiles is dropped. The
-// table is dirty when it differs from the file.
+// dead, and an entry whose expression no longer compiles is dropped.
 func (t *filterTable) load(w *protocol.ConsumerFilterWrapper) {
 	if t.bloomChanged(w) {
 		t.dirty = true
@@ -139,7 +138,10 @@ func (t *filterTable) load(w *protocol.ConsumerFilterWrapper) {
 			t.putLocked(topic, group, &compiledFilter{data: d, expr: expr})
 		}
 	}
-	t.dirty = changed // putLocked marked it; loading alone changes nothing
+	// putLocked marked it; the file is written once after a load that kept
+	// filters, as Java rewrites it every 10 s: after a store handover it
+	// shows what this broker made of the other's.
+	t.dirty = changed || len(t.filters) > 0
 }
 
 // bloomChanged reports whether a loaded filter's bloom data does not fit

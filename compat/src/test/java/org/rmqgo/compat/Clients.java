@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.MessageSelector;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -131,9 +132,15 @@ final class Clients {
      */
     static DefaultMQPushConsumer startAcknowledgingConsumer(String group, String topic, String expression)
         throws MQClientException {
+        return startAcknowledgingConsumer(group, topic, MessageSelector.byTag(expression));
+    }
+
+    /** The same, with a selector (a tag expression or SQL92). */
+    static DefaultMQPushConsumer startAcknowledgingConsumer(String group, String topic, MessageSelector selector)
+        throws MQClientException {
         DefaultMQPushConsumer c = pushConsumer(group);
         c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        c.subscribe(topic, expression);
+        c.subscribe(topic, selector);
         c.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> ConsumeConcurrentlyStatus.CONSUME_SUCCESS);
         c.start();
         return c;

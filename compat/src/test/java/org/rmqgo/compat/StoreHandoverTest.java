@@ -1,13 +1,18 @@
 package org.rmqgo.compat;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.MessageSelector;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -27,7 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the run against the Java reference does), then back. Across both switches a consumer group
  * resumes from its committed offsets, a new group reads every message from the first offset with
  * body, tags, keys, user properties and msgId intact (a compressed body included), and the index
- * the other broker wrote finds the messages by key.
+ * the other broker wrote finds the messages by key. The SQL92 filter a group registered is still in
+ * consumerFilter.json once the other broker has rewritten it (a broker that judges the file's
+ * bloom-filter data foreign drops every filter in it).
  */
 @Order(Integer.MAX_VALUE - 2)
 class StoreHandoverTest {
@@ -48,8 +55,11 @@ class StoreHandoverTest {
             Clients.awaitCommittedToEnd(resumer, topic);
             c1.shutdown();
             Map<String, Message> second = send(producer, topic, "second", 20);
+            String sqlGroup = registerSqlFilter(topic);
 
+            long beforeRestart = System.currentTimeMillis();
             RefServers.restartBroker("a", OTHER, 300);
+            assertFilterKept(sqlGroup, beforeRestart);
             Received resumed = new Received();
             cleanup.add(consumer(resumer, topic, resumed, "c2")::shutdown);
             resumed.awaitAll(second.keySet());
@@ -118,6 +128,46 @@ class StoreHandoverTest {
             assertEquals(s.getUserProperty("u_index"), m.getUserProperty("u_index"));
             assertEquals(s.getProperty("UNIQ_KEY"), m.getMsgId(), "msgId of " + s.getKeys());
         }
+    }
+
+    private static Path consumerFilterFile() {
+        return Path.of(Env.runDir(), Env.brokerName(), "store", "config", "consumerFilter.json");
+    }
+
+    /**
+     * The group's entry in consumerFilter.json with its bloom-filter data: 112 bits and 3 positions
+     * (maxErrorRateOfBloomFilter 20, expectConsumerNumUseFilter 32). Java writes the file
+     * pretty-printed, so blanks may stand between the tokens.
+     */
+    private static boolean hasFilterEntry(String group) throws IOException {
+        String json = Files.readString(consumerFilterFile());
+        return Pattern.compile("\"" + Pattern.quote(group) + "\"\\s*:\\s*\\{\\s*\"bloomFilterData\"\\s*:\\s*\\{\\s*"
+            + "\"bitNum\"\\s*:\\s*112\\s*,\\s*\"bitPos\"\\s*:\\s*\\[\\s*\\d+\\s*,\\s*\\d+\\s*,\\s*\\d+\\s*\\]").matcher(json).find();
+    }
+
+    /** A group subscribes to topic with SQL92, its filter reaches the file, and the group leaves. */
+    private static String registerSqlFilter(String topic) throws Exception {
+        String group = Clients.unique("cg_sql");
+        DefaultMQPushConsumer c = Clients.startAcknowledgingConsumer(group, topic, MessageSelector.bySql("u_what = 'third'"));
+        try {
+            Eventually.eventually(group + "'s filter in " + consumerFilterFile(), () -> {
+                assertTrue(hasFilterEntry(group), Files.readString(consumerFilterFile()));
+                return null;
+            });
+        } finally {
+            c.shutdown();
+        }
+        return group;
+    }
+
+    /** Once the broker started on the store has rewritten consumerFilter.json, the group's filter is in it. */
+    private static void assertFilterKept(String group, long since) throws Exception {
+        Eventually.eventually("consumerFilter.json rewritten with " + group + "'s filter", () -> {
+            Path f = consumerFilterFile();
+            assertTrue(Files.getLastModifiedTime(f).toMillis() > since, "not rewritten since the restart");
+            assertTrue(hasFilterEntry(group), Files.readString(f));
+            return null;
+        });
     }
 
     /** The index (written by whichever broker stored them) finds the messages by their shared key. */
