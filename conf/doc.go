@@ -13,6 +13,10 @@
 //     from the Default... constructors. The machine-dependent defaults (host
 //     name, local address, CPU count, user.home, environment variables and
 //     JVM system properties) come from an [Env] passed in, never from globals.
+//     The 5.x keys rmqgo reads carry the tag option since=5, the 4.x keys
+//     5.3.3 dropped until=4; the 5.3.3 keys rmqgo does not implement are
+//     listed with their defaults in javafive.go, so a 5.x broker
+//     (RMQGO_LINE=5, [Env.Line5]) lists 5.3.3's key set.
 //   - [Bind]: MixAll.properties2Object, with Java's parsing rules and its habit
 //     of silently keeping the default when a value does not parse; unlike
 //     Java it returns [Warning]s naming file:line for what it ignored.
