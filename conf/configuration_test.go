@@ -21,21 +21,15 @@ func writeFile(t *testing.T, dir, name, content string) string {
 // file is rewritten (old content kept as .bak) and reads back to the same
 // configs.
 func TestUpdateAndWriteBackRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	path := writeFile(t, dir, "broker.conf", "brokerName = broker-a\nbrokerRole = SLAVE\nbrokerId = 1\ncustom = x\n")
 	env := testEnv()
-	env.Vars["ROCKETMQ_HOME"] = "/opt/rmq"
-	cl, err := ParseBrokerArgs([]string{"-c", path})
-	require.NoError(t, err)
-	b, ws, err := LoadBroker(cl, env)
-	require.NoError(t, err)
+	b, ws, cl, path := brokerFromFile(t, "brokerName = broker-a\nbrokerRole = SLAVE\nbrokerId = 1\ncustom = x\n", env)
 	require.Len(t, ws, 1)
 	assert.Equal(t, "custom", ws[0].Key, "an extra key: warned, but kept and written back")
 	cfg := b.NewConfiguration(false)
 	assert.Equal(t, path, cfg.StorePath())
 	v0 := cfg.Version()
 
-	ws, err = cfg.Update(map[string]string{
+	ws, err := cfg.Update(map[string]string{
 		"fileReservedTime": "24", "autoCreateTopicEnable": "false", "brokerPermission": "4",
 		"custom": "y", "notAKey": "1", "maxMessageSize": "1024*1024",
 	})
@@ -150,14 +144,7 @@ func TestBlacklist(t *testing.T) {
 // bindAddress from broker.conf as a key no config has (mqadmin
 // getBrokerConfig against 4.9.7).
 func TestLine4PropertiesKeepFileSet5xKeys(t *testing.T) {
-	dir := t.TempDir()
-	path := writeFile(t, dir, "broker.conf", "brokerName = broker-a\nbindAddress = 127.0.0.1\n")
-	cl, err := ParseBrokerArgs([]string{"-c", path})
-	require.NoError(t, err)
-	env := testEnv()
-	env.Vars["ROCKETMQ_HOME"] = "/opt/rmq"
-	b, _, err := LoadBroker(cl, env)
-	require.NoError(t, err)
+	b, _, _, _ := brokerFromFile(t, "brokerName = broker-a\nbindAddress = 127.0.0.1\n", testEnv())
 	props, err := ParseProperties([]byte(b.NewConfiguration(false).PropertiesString()), "text")
 	require.NoError(t, err)
 	m := props.Map()
@@ -189,15 +176,9 @@ func TestLine5PropertiesListJava533Keys(t *testing.T) {
 // listed and written back, as 5.3.3 does; a file that sets one to its
 // default gets no warning (5.3.3 writes every key back), another value one.
 func TestLine5JavaFiveOnlyKeysUpdateAndWarn(t *testing.T) {
-	dir := t.TempDir()
-	path := writeFile(t, dir, "broker.conf", "brokerName = broker-a\nenablePopLog=false\nreviveQueueNum=4\n")
-	cl, err := ParseBrokerArgs([]string{"-c", path})
-	require.NoError(t, err)
 	env := testEnv()
-	env.Vars["ROCKETMQ_HOME"] = "/opt/rmq"
 	env.Vars["RMQGO_LINE"] = "5"
-	b, ws, err := LoadBroker(cl, env)
-	require.NoError(t, err)
+	b, ws, cl, path := brokerFromFile(t, "brokerName = broker-a\nenablePopLog=false\nreviveQueueNum=4\n", env)
 	require.Len(t, ws, 1)
 	assert.Equal(t, "reviveQueueNum", ws[0].Key)
 	assert.Contains(t, ws[0].Message, "does not implement")
@@ -227,4 +208,18 @@ func TestLine5JavaFiveOnlyKeysUpdateAndWarn(t *testing.T) {
 		keys = append(keys, w.Key)
 	}
 	assert.ElementsMatch(t, []string{"isScanAvailableNameSrv", "enablePopLog", "reviveQueueNum"}, keys)
+}
+
+// brokerFromFile writes a broker.conf with content and loads it as
+// "mqbroker -c" does with env (ROCKETMQ_HOME set); it also returns the
+// command line, to load the file again, and the file's path.
+func brokerFromFile(t *testing.T, content string, env Env) (*BrokerConfigs, []Warning, *CommandLine, string) {
+	t.Helper()
+	path := writeFile(t, t.TempDir(), "broker.conf", content)
+	env.Vars["ROCKETMQ_HOME"] = "/opt/rmq"
+	cl, err := ParseBrokerArgs([]string{"-c", path})
+	require.NoError(t, err)
+	b, ws, err := LoadBroker(cl, env)
+	require.NoError(t, err)
+	return b, ws, cl, path
 }
