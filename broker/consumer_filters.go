@@ -203,14 +203,45 @@ func isTagType(typ string) bool { return typ == "" || typ == expressionTypeTag }
 // register is ConsumerFilterManager.register(group, subList), for one
 // consumer group of a heartbeat: each subscription is registered, then
 // the group's live filters of topics it no longer subscribes die.
+// A group with no SQL92 subscription and no filter (every TAG consumer)
+// changes nothing and does not take the write lock that pulls wait on.
 func (t *filterTable) register(group string, subs []subscriptionData) {
+	if !hasSQL92(subs) && !t.hasGroup(group) {
+		return
+	}
 	now := t.now().UnixMilli()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, sub := range subs {
 		t.registerLocked(group, sub, now)
 	}
-	t.killUnsubscribedLocked(group, subs, now)
+	subscribed := make(map[string]bool, len(subs))
+	for _, s := range subs {
+		subscribed[s.Topic] = true
+	}
+	t.killGroupLocked(group, now, "topic no longer subscribed", func(topic string) bool { return !subscribed[topic] })
+}
+
+// hasSQL92 reports whether a subscription list has a filter to register.
+func hasSQL92(subs []subscriptionData) bool {
+	for _, s := range subs {
+		if !isTagType(s.ExpressionType) && s.SubString != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hasGroup reports whether the group has a filter of any topic.
+func (t *filterTable) hasGroup(group string) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for _, groups := range t.filters {
+		if _, ok := groups[group]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // registerLocked is FilterDataMapByTopic.register for one subscription:
@@ -303,16 +334,12 @@ func (t *filterTable) killLocked(topic, group string, f *compiledFilter, now int
 	t.putLocked(topic, group, f.revised(func(d *protocol.ConsumerFilterData) { d.DeadTime = now }))
 }
 
-// killUnsubscribedLocked makes the group's live filters of topics subs
-// does not name dead ("make illegal topic dead").
-func (t *filterTable) killUnsubscribedLocked(group string, subs []subscriptionData, now int64) {
-	subscribed := make(map[string]bool, len(subs))
-	for _, s := range subs {
-		subscribed[s.Topic] = true
-	}
+// killGroupLocked makes the group's live filters of the topics that
+// match die.
+func (t *filterTable) killGroupLocked(group string, now int64, why string, match func(topic string) bool) {
 	for topic, groups := range t.filters {
-		if f, ok := groups[group]; ok && !subscribed[topic] && !f.data.IsDead() {
-			t.killLocked(topic, group, f, now, "topic no longer subscribed")
+		if f, ok := groups[group]; ok && match(topic) && !f.data.IsDead() {
+			t.killLocked(topic, group, f, now, why)
 		}
 	}
 }
@@ -323,11 +350,7 @@ func (t *filterTable) unregister(group string) {
 	now := t.now().UnixMilli()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for topic, groups := range t.filters {
-		if f, ok := groups[group]; ok && !f.data.IsDead() {
-			t.killLocked(topic, group, f, now, "group unregistered")
-		}
-	}
+	t.killGroupLocked(group, now, "group unregistered", func(string) bool { return true })
 }
 
 // get returns a group's filter of a topic.
