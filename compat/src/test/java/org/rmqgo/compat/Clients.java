@@ -3,6 +3,7 @@ package org.rmqgo.compat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -175,6 +176,43 @@ final class Clients {
             if (stats.getOffsetTable().isEmpty() || !behind.isEmpty()) {
                 throw new AssertionError("behind: " + behind + " of " + stats.getOffsetTable().size() + " queues");
             }
+            return null;
+        });
+    }
+
+    /**
+     * Waits until topic's queues hold total messages in all. A send returns once the message is in
+     * the commitlog; its queue entry follows a moment later.
+     */
+    static void awaitQueued(String topic, long total) throws Exception {
+        Eventually.eventually(total + " messages in the queues of " + topic, () -> {
+            long sum = 0;
+            for (var w : admin().examineTopicStats(topic).getOffsetTable().values()) {
+                sum += w.getMaxOffset() - w.getMinOffset();
+            }
+            assertEquals(total, sum, "messages in the queues of " + topic);
+            return null;
+        });
+    }
+
+    /**
+     * Waits until the only consumer of its group has taken every queue of topic and fixed where it
+     * starts on each (the client adds a queue to its process-queue table once that offset is known).
+     * A consumer from the last offset must be past this before the test sends: on a 5.x broker an
+     * empty queue has no offset for a new group, so the client starts at the queue's max offset
+     * when it asks, and a message stored before that answer is skipped.
+     */
+    static void awaitRebalanced(DefaultMQPushConsumer consumer, String topic) throws Exception {
+        Set<MessageQueue> all = consumer.fetchSubscribeMessageQueues(topic);
+        Eventually.eventually(consumer.getConsumerGroup() + " holds the " + all.size() + " queues of " + topic, () -> {
+            Set<MessageQueue> held = new HashSet<>();
+            for (MessageQueue mq : consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl()
+                .getProcessQueueTable().keySet()) {
+                if (mq.getTopic().equals(topic)) { // not the group's retry queue
+                    held.add(mq);
+                }
+            }
+            assertEquals(all, held, "queues held");
             return null;
         });
     }

@@ -86,6 +86,7 @@ class PushConsumerTest extends MessagingFixture {
         String topic = Clients.newTopic("last", 4);
         String group = Clients.unique("cg");
         List<String> before = send(topic, "before", 8);
+        Clients.awaitQueued(topic, before.size()); // the broker's answer of 0 needs message 0 in its queue
         Received first = new Received();
         DefaultMQPushConsumer c1 = consumer(group, topic, "*", ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET,
             first.concurrently("c1"));
@@ -115,6 +116,7 @@ class PushConsumerTest extends MessagingFixture {
         String topic = Clients.newTopic("timestamp", 4);
         String group = Clients.unique("cg");
         List<String> before = send(topic, "before", 8);
+        Clients.awaitQueued(topic, before.size()); // the broker's answer of 0 needs message 0 in its queue
         String anHourAhead = UtilAll.timeMillisToHumanString3(System.currentTimeMillis() + 3_600_000);
         Received first = new Received();
         DefaultMQPushConsumer c1 = Clients.pushConsumer(group);

@@ -94,6 +94,7 @@ class SeedExamplesTest {
         });
         consumer.start();
         cleanups.add(consumer::shutdown);
+        Clients.awaitRebalanced(consumer, topic); // it starts from the last offset: see there
         return received;
     }
 
@@ -312,6 +313,7 @@ class SeedExamplesTest {
         });
         consumer.start();
         cleanups.add(consumer::shutdown);
+        Clients.awaitRebalanced(consumer, topic); // it starts from the last offset: see there
 
         // The endpoint's list: ten small messages, one chunk.
         List<Message> small = new ArrayList<>();

@@ -73,6 +73,7 @@ class StoreHandoverTest {
             assertIntact(all, fresh);
             assertFoundByKey(topic, all);
 
+            Clients.awaitCommittedToEnd(resumer, topic); // c4 resumes where c2 stops
             Clients.runAll(new ArrayList<>(cleanup.subList(1, cleanup.size())));
             cleanup.subList(1, cleanup.size()).clear();
             Map<String, Message> third = send(producer, topic, "third", 10);
