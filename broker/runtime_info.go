@@ -8,11 +8,14 @@ package broker
 // parse them (the exporter calls Long.parseLong / Double.parseDouble on
 // each key and drops the broker when one is missing or malformed):
 //
-//	putTps, getFoundTps, getMissTps, getTotalTps, getTransferedTps (4.x) and
+//	putTps, getFoundTps, getMissTps, getTransferedTps (4.x) and
 //	getTransferredTps (5.x; both on both lines, for the dashboard):
 //	"<10 s> <60 s> <600 s>" Java doubles, each
 //	  empty until that much history was sampled (one sample a second)
-//	putMessageDistributeTime: "[<=0ms]:N [0~10ms]:N ... [10s~]:N "
+//	getTotalTps: the same three windows, each "0.0" until sampled
+//	putMessageDistributeTime: the last whole minute's
+//	  "[<=0ms]:N [0~10ms]:N ... [10s~]:N ", "null" in the first minute
+//	commitLogMinOffset: -1 until the first put makes a commitlog file
 //	runtime: "[ D days, H hours, M minutes, S seconds ]"
 //	commitLogDirCapacity: "Total : 1.8 TiB, Free : 800.0 GiB."
 //	remainHowManyDataToFlush: "12.0 KiB"
@@ -44,8 +47,8 @@ const statsHistory = 601
 
 // statsSample is CallSnapshot: the store's counters at one moment.
 type statsSample struct {
-	at                                          time.Time
-	put, getFound, getMiss, getTotal, getMsgOut int64
+	at                                time.Time
+	put, getFound, getMiss, getMsgOut int64
 }
 
 // runtimeStats samples the store's counters every second (the TPS
@@ -58,10 +61,24 @@ type runtimeStats struct {
 	// putMorning etc. are the totals at the last two midnights.
 	putToday, putYesterday, getToday, getYesterday int64
 	day                                            int
+	// The put-time distribution is reported per minute, as printTps
+	// rolls it: minuteStart and minuteBuckets mark where the current
+	// minute began, lastMinute is the last whole minute's counts (nil
+	// during the first minute, when Java reports "null").
+	minuteStart   time.Time
+	minuteBuckets putBuckets
+	lastMinute    *putBuckets
 }
 
+// putBuckets are the store's put-time distribution counts.
+type putBuckets = [len(store.PutTimeBuckets)]int64
+
+// distributionRoll is printTPSInterval: how often the distribution rolls.
+const distributionRoll = time.Minute
+
 func newRuntimeStats(b *Broker) *runtimeStats {
-	return &runtimeStats{b: b, day: b.now().YearDay()}
+	now := b.now()
+	return &runtimeStats{b: b, day: now.YearDay(), minuteStart: now}
 }
 
 // loop samples every second until stop.
@@ -75,7 +92,7 @@ func (r *runtimeStats) sample() {
 	st := r.b.store.Stats()
 	now := r.b.now()
 	s := statsSample{at: now, put: st.PutTimes, getFound: st.GetFound, getMiss: st.GetMiss,
-		getTotal: st.GetFound + st.GetMiss, getMsgOut: st.GetTransferred}
+		getMsgOut: st.GetTransferred}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.samples = append(r.samples, s)
@@ -87,10 +104,48 @@ func (r *runtimeStats) sample() {
 		r.putYesterday, r.putToday = r.putToday, st.PutTimes
 		r.getYesterday, r.getToday = r.getToday, st.GetTransferred
 	}
+	if now.Sub(r.minuteStart) > distributionRoll {
+		var last putBuckets
+		for i := range last {
+			last[i] = st.PutBuckets[i] - r.minuteBuckets[i]
+		}
+		r.lastMinute, r.minuteBuckets, r.minuteStart = &last, st.PutBuckets, now
+	}
 }
 
-// tps is the three-window TPS string of one counter.
+// lastMinuteDistribution is putMessageDistributeTimeToString: the last
+// whole minute's put times, "null" before one has passed.
+func (r *runtimeStats) lastMinuteDistribution() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lastMinute == nil {
+		return "null"
+	}
+	return distributionText(*r.lastMinute)
+}
+
+// tps is the three-window TPS string of one counter: each window empty
+// until that much history was sampled.
 func (r *runtimeStats) tps(field func(statsSample) int64) string {
+	return r.windows(func(before, last statsSample) (float64, bool) {
+		return callTPS(field(before), field(last), before.at, last.at)
+	}, "")
+}
+
+// totalTPS is getGetTotalTps: per window the found TPS plus the miss TPS,
+// each 0 until that much history was sampled, so never empty.
+func (r *runtimeStats) totalTPS() string {
+	return r.windows(func(before, last statsSample) (float64, bool) {
+		found, ok := callTPS(before.getFound, last.getFound, before.at, last.at)
+		miss, _ := callTPS(before.getMiss, last.getMiss, before.at, last.at)
+		return found + miss, ok
+	}, "0.0")
+}
+
+// windows formats value over the 10, 60 and 600 s windows, space
+// separated; a window without enough samples shows short, one without
+// elapsed time nothing.
+func (r *runtimeStats) windows(value func(before, last statsSample) (float64, bool), short string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	parts := make([]byte, 0, 48)
@@ -98,15 +153,27 @@ func (r *runtimeStats) tps(field func(statsSample) int64) string {
 		if i > 0 {
 			parts = append(parts, ' ')
 		}
-		if n := len(r.samples); n > window {
-			last, before := r.samples[n-1], r.samples[n-1-window]
-			ms := last.at.Sub(before.at).Milliseconds()
-			if ms > 0 {
-				parts = protocol.AppendJavaDouble(parts, float64(field(last)-field(before))*1000/float64(ms))
-			}
+		n := len(r.samples)
+		if n <= window {
+			parts = append(parts, short...)
+			continue
+		}
+		if v, ok := value(r.samples[n-1-window], r.samples[n-1]); ok {
+			parts = protocol.AppendJavaDouble(parts, v)
 		}
 	}
 	return string(parts)
+}
+
+// callTPS is CallSnapshot.getTPS: (count delta / ms) * 1000, in that
+// order so that the double matches Java's to the last digit; false when
+// no time passed.
+func callTPS(from, to int64, fromAt, toAt time.Time) (float64, bool) {
+	ms := toAt.Sub(fromAt).Milliseconds()
+	if ms <= 0 {
+		return 0, false
+	}
+	return float64(to-from) / float64(ms) * 1000, true
 }
 
 // daily returns the put and get totals at the last two midnights.
@@ -143,14 +210,14 @@ func (b *Broker) storeRuntimeInfo(m map[string]string) {
 	m["putMessageTimesTotal"] = itoa(times)
 	m["putMessageFailedTimes"] = itoa(st.PutFailed)
 	m["putMessageSizeTotal"] = itoa(st.PutBytes)
-	m["putMessageDistributeTime"] = distributionText(st.PutBuckets)
+	m["putMessageDistributeTime"] = r.lastMinuteDistribution()
 	m["putMessageAverageSize"] = string(protocol.AppendJavaDouble(nil, float64(st.PutBytes)/float64(times)))
 	m["dispatchMaxBuffer"] = "0"
 	m["getMessageEntireTimeMax"] = itoa(st.GetMaxMs)
 	m["putTps"] = r.tps(func(s statsSample) int64 { return s.put })
 	m["getFoundTps"] = r.tps(func(s statsSample) int64 { return s.getFound })
 	m["getMissTps"] = r.tps(func(s statsSample) int64 { return s.getMiss })
-	m["getTotalTps"] = r.tps(func(s statsSample) int64 { return s.getTotal })
+	m["getTotalTps"] = r.totalTPS()
 	// 4.x names it getTransferedTps, 5.x getTransferredTps; the dashboard
 	// reads one or the other, so both are there on both lines.
 	transferred := r.tps(func(s statsSample) int64 { return s.getMsgOut })
@@ -166,7 +233,11 @@ func (b *Broker) storeRuntimeInfo(m map[string]string) {
 	for level, off := range b.schedule.snapshot() {
 		m["scheduleMessageOffset_"+strconv.Itoa(int(level))] = itoa(off) + "," + itoa(b.store.MaxOffset(store.ScheduleTopic, level-1))
 	}
-	m["commitLogMinOffset"] = itoa(b.store.CommitLogMinOffset())
+	minPhy := int64(-1) // getMinPhyOffset before the first commitlog file
+	if b.store.CommitLogHasFiles() {
+		minPhy = b.store.CommitLogMinOffset()
+	}
+	m["commitLogMinOffset"] = itoa(minPhy)
 	m["commitLogMaxOffset"] = itoa(b.store.CommitLogMaxOffset())
 }
 
@@ -322,7 +393,7 @@ func javaGrouped(n int64) string {
 }
 
 // distributionText is putMessageDistributeTimeToString.
-func distributionText(buckets [len(store.PutTimeBuckets)]int64) string {
+func distributionText(buckets putBuckets) string {
 	var out []byte
 	for i, name := range store.PutTimeBuckets {
 		out = append(out, name...)

@@ -12,7 +12,9 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/testclock"
 	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
 )
 
 // The runtime info has every key mqadmin, the dashboard and
@@ -51,7 +53,7 @@ func TestBrokerRuntimeInfoHasEveryKeyInJavaFormats(t *testing.T) {
 	assert.Equal(t, "3", m["putMessageTimesTotal"])
 	assert.Equal(t, "3", m["msgPutTotalTodayNow"])
 	assert.Equal(t, "V4_9_8", m["brokerVersionDesc"])
-	assert.Regexp(t, `^\[<=0ms\]:\d+ \[0~10ms\]:\d+ .* \[10s~\]:\d+ $`, m["putMessageDistributeTime"])
+	assert.Equal(t, "null", m["putMessageDistributeTime"], "in the first minute")
 	assert.Regexp(t, `^\[ \d+ days, \d+ hours, \d+ minutes, \d+ seconds \]$`, m["runtime"])
 	assert.Regexp(t, `^Total : \d+\.\d [KMGTPE]iB, Free : \d+\.\d [KMGTPE]iB\.$`, m["commitLogDirCapacity"])
 	assert.Regexp(t, `^\d+(\.\d)? (B|[KMGTPE]iB)$`, m["remainHowManyDataToFlush"])
@@ -139,4 +141,51 @@ func TestLine5RuntimeInfoHasPutLatencies(t *testing.T) {
 	m := b.runtimeInfo()
 	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency99"])
 	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency999"])
+}
+
+// A fresh Java broker reports commitLogMinOffset -1 until the first put
+// makes a commitlog file, putMessageDistributeTime "null" until a minute
+// has rolled (then the last minute's counts only) and getTotalTps "0.0"
+// for each window not yet sampled (rocketmq-dashboard 2.1.0's cluster page
+// against 5.3.3, side by side with ours).
+func TestRuntimeInfoOfAFreshBrokerIsJavas(t *testing.T) {
+	clock := testclock.New()
+	b := startBroker(t, testConfigs(t.TempDir(), ""), clock.Now)
+	m := b.runtimeInfo()
+	assert.Equal(t, "-1", m["commitLogMinOffset"])
+	assert.Equal(t, "null", m["putMessageDistributeTime"])
+	assert.Equal(t, "0.0 0.0 0.0", m["getTotalTps"])
+	assert.Equal(t, "  ", m["getMissTps"], "the other TPS figures stay empty")
+
+	cl := newClient(t, nil)
+	for i := range 3 {
+		resp := invoke(t, cl, b.Addr(), withBody(sendRequest("TD", 0, nil, map[string]string{"UNIQ_KEY": "D" + strconv.Itoa(i)}), []byte("x")))
+		require.Equal(t, int32(remoting.Success), resp.Code)
+	}
+	assert.Equal(t, "0", b.runtimeInfo()["commitLogMinOffset"])
+	assert.Equal(t, "null", b.runtimeInfo()["putMessageDistributeTime"], "within the first minute")
+
+	puts := func() int64 {
+		var sum int64
+		for _, f := range strings.Fields(b.runtimeInfo()["putMessageDistributeTime"]) {
+			n, err := strconv.ParseInt(f[strings.LastIndexByte(f, ':')+1:], 10, 64)
+			require.NoError(t, err, f)
+			sum += n
+		}
+		return sum
+	}
+	clock.Advance(distributionRoll + time.Second)
+	b.stats.sample()
+	assert.Regexp(t, `^\[<=0ms\]:\d+ \[0~10ms\]:\d+ .* \[10s~\]:\d+ $`, b.runtimeInfo()["putMessageDistributeTime"])
+	assert.Equal(t, int64(3), puts(), "the first minute's puts")
+	clock.Advance(distributionRoll + time.Second)
+	b.stats.sample()
+	assert.Equal(t, int64(0), puts(), "no put in the last minute")
+	assert.Len(t, strings.Fields(b.runtimeInfo()["putMessageDistributeTime"]), len(store.PutTimeBuckets))
+
+	r := &runtimeStats{}
+	for i := range 61 {
+		r.samples = append(r.samples, statsSample{at: time.UnixMilli(int64(i) * 1000), getFound: int64(i) * 3, getMiss: int64(i)})
+	}
+	assert.Equal(t, "4.0 4.0 0.0", r.totalTPS(), "found plus miss; 0.0 for the 600 s window not yet sampled")
 }

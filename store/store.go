@@ -267,6 +267,10 @@ func (s *Store) refreshQueueOffsets() {
 // CommitLogMinOffset is the first commitlog offset still stored.
 func (s *Store) CommitLogMinOffset() int64 { return s.cl.files.minOffset() }
 
+// CommitLogHasFiles reports whether the commitlog has a file yet; the
+// first is made by the first put.
+func (s *Store) CommitLogHasFiles() bool { return s.cl.files.first() != nil }
+
 // CommitLogMaxOffset is the end of the written commitlog.
 func (s *Store) CommitLogMaxOffset() int64 { return s.cl.files.maxOffset() }
 
