@@ -14,13 +14,16 @@ import (
 
 // Built-in consumer groups (MixAll), wire values: do not change.
 const (
-	GroupTools          = "TOOLS_CONSUMER"
-	GroupFilterServer   = "FILTERSRV_CONSUMER"
-	GroupSelfTest       = "SELF_TEST_C_GROUP"
-	GroupOnsHTTPProxy   = "CID_ONS-HTTP-PROXY"
-	GroupOnsAPIPull     = "CID_ONSAPI_PULL"
-	GroupOnsAPIPerm     = "CID_ONSAPI_PERMISSION"
-	GroupOnsAPIOwner    = "CID_ONSAPI_OWNER"
+	GroupTools        = "TOOLS_CONSUMER"
+	GroupFilterServer = "FILTERSRV_CONSUMER"
+	GroupSelfTest     = "SELF_TEST_C_GROUP"
+	GroupOnsHTTPProxy = "CID_ONS-HTTP-PROXY"
+	GroupOnsAPIPull   = "CID_ONSAPI_PULL"
+	GroupOnsAPIPerm   = "CID_ONSAPI_PERMISSION"
+	GroupOnsAPIOwner  = "CID_ONSAPI_OWNER"
+	// GroupSysTrans (5.x) is the transaction check's own group,
+	// MixAll.CID_SYS_RMQ_TRANS.
+	GroupSysTrans       = "CID_RMQ_SYS_TRANS"
 	sysConsumerGroupPfx = "CID_RMQ_SYS_"
 )
 
@@ -49,7 +52,11 @@ func newGroupTable(dir configfile.Dir, autoCreate bool, log *zap.Logger, now fun
 	for _, name := range []string{GroupTools, GroupFilterServer, GroupSelfTest} {
 		g.groups[name] = protocol.NewSubscriptionGroupConfig(name)
 	}
-	for _, name := range []string{GroupOnsHTTPProxy, GroupOnsAPIPull, GroupOnsAPIPerm, GroupOnsAPIOwner} {
+	broadcast := []string{GroupOnsHTTPProxy, GroupOnsAPIPull, GroupOnsAPIPerm, GroupOnsAPIOwner}
+	if dir.Line >= protocol.Line5 {
+		broadcast = append(broadcast, GroupSysTrans)
+	}
+	for _, name := range broadcast {
 		c := protocol.NewSubscriptionGroupConfig(name)
 		c.ConsumeBroadcastEnable = true
 		g.groups[name] = c
