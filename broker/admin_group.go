@@ -36,10 +36,6 @@ package broker
 // keeps them in memory until the next write).
 
 import (
-	"maps"
-	"slices"
-	"strings"
-
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
@@ -114,7 +110,7 @@ func (b *Broker) putGroups(cmd *remoting.Command, configs []protocol.Subscriptio
 		if b.opts.Line >= protocol.Line5 {
 			old, exists := b.groups.get(c.GroupName)
 			var err error
-			if c.Attributes, err = alterGroupAttributes(!exists, old.Attributes, c.Attributes); err != nil {
+			if c.Attributes, err = alterAttributes(!exists, groupAttributes, old.Attributes, c.Attributes); err != nil {
 				b.groups.put(ok...)
 				return b.response(cmd, remoting.SystemError, "java.lang.RuntimeException: "+err.Error())
 			}
@@ -123,52 +119,6 @@ func (b *Broker) putGroups(cmd *remoting.Command, configs []protocol.Subscriptio
 	}
 	b.groups.put(ok...)
 	return b.response(cmd, remoting.Success, "")
-}
-
-// attributeError is the message of AttributeUtil's RuntimeException.
-type attributeError string
-
-func (e attributeError) Error() string { return string(e) }
-
-// alterGroupAttributes is AttributeUtil.alterCurrentAttributes over
-// 5.3.3's SubscriptionGroupAttributes.ALL, which is empty: keys are
-// "+name" to add or change and "-name" to delete; when requested is empty
-// the result is a copy of current.
-func alterGroupAttributes(create bool, current, requested map[string]string) (map[string]string, error) {
-	keys := slices.Sorted(maps.Keys(requested))
-	seen := map[string]bool{}
-	for _, key := range keys {
-		if key == "" {
-			return nil, attributeError("kv string format wrong.")
-		}
-		real := key[1:]
-		if real == "" || strings.ContainsAny(real, "+-") {
-			return nil, attributeError("kv string format wrong.")
-		}
-		if seen[real] {
-			return nil, attributeError("alter duplication key. key: " + real)
-		}
-		seen[real] = true
-		switch {
-		case create && key[0] != '+':
-			return nil, attributeError("only add attribute is supported while creating topic. key: " + real)
-		case !create && key[0] == '-':
-			if _, ok := current[real]; !ok {
-				return nil, attributeError("attempt to delete a nonexistent key: " + real)
-			}
-		case !create && key[0] != '+':
-			return nil, attributeError("wrong format key: " + real)
-		}
-	}
-	if len(keys) > 0 {
-		// SubscriptionGroupAttributes.ALL supports no key.
-		return nil, attributeError("unsupported key: " + keys[0][1:])
-	}
-	out := maps.Clone(current)
-	if out == nil {
-		out = map[string]string{}
-	}
-	return out, nil
 }
 
 // getAllSubscriptionGroup serves GET_ALL_SUBSCRIPTIONGROUP_CONFIG.

@@ -256,7 +256,7 @@ func TestAlterGroupAttributesRefusesWhat5_3_3Refuses(t *testing.T) {
 		{false, nil, map[string]string{"*a": ""}, "wrong format key: a"},
 		{false, nil, map[string]string{"+a": "1"}, "unsupported key: a"},
 	} {
-		got, err := alterGroupAttributes(tc.create, tc.current, tc.req)
+		got, err := alterAttributes(tc.create, groupAttributes, tc.current, tc.req)
 		if tc.err == "" {
 			require.NoError(t, err)
 			assert.Equal(t, len(tc.current), len(got))

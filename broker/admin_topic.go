@@ -4,7 +4,8 @@ package broker
 //
 //   - UPDATE_AND_CREATE_TOPIC (17), header topic, defaultTopic,
 //     readQueueNums, writeQueueNums, perm, topicFilterType, topicSysFlag,
-//     order: creates or replaces a topic and registers it at once.
+//     order, 5.x attributes (attributes.go): creates or replaces a topic
+//     and registers it at once.
 //   - DELETE_TOPIC_IN_BROKER (215), header topic: removes the topic and its
 //     consumer offsets (its consume queues stay on disk until retention).
 //   - GET_ALL_TOPIC_CONFIG (21): body TopicConfigSerializeWrapper.
@@ -67,7 +68,12 @@ func (b *Broker) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
 	}
 	tc.TopicSysFlag = cmd.ExtInt32Or("topicSysFlag", 0)
 	tc.Order = cmd.ExtBool("order")
-	if old, ok := b.topics.get(topic); ok && tc.Attributes == nil {
+	old, exists := b.topics.get(topic)
+	if b.opts.Line >= protocol.Line5 {
+		if f := b.alterTopicAttributes(&tc, old, exists, cmd.ExtString("attributes")); f != nil {
+			return b.response(cmd, f.code, f.remark)
+		}
+	} else if exists {
 		tc.Attributes = old.Attributes
 	}
 	if b.topics.put(tc) {
@@ -78,16 +84,51 @@ func (b *Broker) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
 	return b.response(cmd, remoting.Success, "")
 }
 
+// alterTopicAttributes sets tc's 5.x attributes from the request's
+// modification string over the existing topic's, as updateAndCreateTopic
+// and TopicConfigManager.updateSingleTopicConfigWithoutPersist do: a
+// malformed or refused modification is SYSTEM_ERROR with the
+// RuntimeException's message, MIXED without enableMixedMessageType
+// INVALID_PARAMETER.
+func (b *Broker) alterTopicAttributes(tc *protocol.TopicConfig, old protocol.TopicConfig, exists bool, modification string) *sendFailure {
+	requested, err := parseAttributeModification(modification)
+	if err != nil {
+		return &sendFailure{remoting.SystemError, err.Error()}
+	}
+	if !b.opts.Configs.Broker.EnableMixedMessageType && requested["+"+attrMessageType] == "MIXED" {
+		return &sendFailure{remoting.InvalidParameter, "MIXED message type is not supported."}
+	}
+	if tc.Attributes, err = alterAttributes(!exists, topicAttributes, old.Attributes, requested); err != nil {
+		return &sendFailure{remoting.SystemError, err.Error()}
+	}
+	if why := unsupportedTopicAttributes(tc.Attributes); why != "" {
+		return &sendFailure{remoting.SystemError, why}
+	}
+	return nil
+}
+
 // systemTopicNames is TopicValidator's SYSTEM_TOPIC_SET before the
-// broker adds its own.
+// broker adds its own; 5.x adds the RocksDB consume queue's checkpoint
+// topic (RMQ_SYS_ROCKSDB_OFFSET_TOPIC).
 var systemTopicNames = []string{TopicAutoCreate, TopicSchedule, TopicBenchmark, TopicTransHalf, "RMQ_SYS_TRACE_TOPIC",
 	TopicTransOp, TopicTransCheckMax, TopicSelfTest, TopicOffsetMovedEvent}
+
+// topicRocksDBOffset is 5.x's RMQ_SYS_ROCKSDB_OFFSET_TOPIC.
+const topicRocksDBOffset = "CHECKPOINT_TOPIC"
+
+// systemTopicsOf is systemTopicNames on line.
+func systemTopicsOf(line protocol.Line) []string {
+	if line >= protocol.Line5 {
+		return append(slices.Clone(systemTopicNames), topicRocksDBOffset)
+	}
+	return systemTopicNames
+}
 
 // getSystemTopicList serves GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the system
 // topic set, with the topics the broker made at start-up.
 func (b *Broker) getSystemTopicList(req *remoting.Request) *remoting.Command {
 	set := map[string]bool{}
-	for _, t := range systemTopicNames {
+	for _, t := range systemTopicsOf(b.opts.Line) {
 		set[t] = true
 	}
 	for _, t := range builtinTopics(b.opts.Configs.Broker, b.opts.Line) {
@@ -99,11 +140,11 @@ func (b *Broker) getSystemTopicList(req *remoting.Request) *remoting.Command {
 	return resp
 }
 
-// isSystemTopicName is TopicValidator.isSystemTopic over the fixed set;
-// the broker adds the topics it made at start (topicTable.isSystem), as
-// TopicConfigManager's addSystemTopic calls do.
-func isSystemTopicName(topic string) bool {
-	return slices.Contains(systemTopicNames, topic) || strings.HasPrefix(topic, sysTopicPrefix)
+// isSystemTopicName is TopicValidator.isSystemTopic over line's fixed
+// set; the broker adds the topics it made at start (topicTable.isSystem),
+// as TopicConfigManager's addSystemTopic calls do.
+func isSystemTopicName(line protocol.Line, topic string) bool {
+	return slices.Contains(systemTopicsOf(line), topic) || strings.HasPrefix(topic, sysTopicPrefix)
 }
 
 // refuseTopicChange is what creating, updating or deleting a topic checks
@@ -124,7 +165,7 @@ func (b *Broker) refuseTopicChange(topic string, deleting bool) *sendFailure {
 	} else if f := validateTopic(topic); f != nil {
 		return &sendFailure{code, f.remark}
 	}
-	if isSystemTopicName(topic) || b.topics.isSystem(topic) {
+	if isSystemTopicName(b.opts.Line, topic) || b.topics.isSystem(topic) {
 		return &sendFailure{code, "The topic[" + topic + "] is conflict with system topic."}
 	}
 	return nil

@@ -51,8 +51,11 @@ class AdminOpsTest {
     private static final int REQUEST_CODE_NOT_SUPPORTED = 3;
     private static final int NO_PERMISSION = 16;
     private static final int CONSUMER_NOT_ONLINE = 206;
+    private static final int INVALID_PARAMETER = 29;
 
     /** RequestCode numbers sent raw (no DefaultMQAdminExt call reaches them on both lines). */
+    private static final int UPDATE_AND_CREATE_TOPIC = 17;
+    private static final int GET_ALL_TOPIC_CONFIG = 21;
     private static final int GET_ALL_CONSUMER_OFFSET = 43;
     private static final int GET_ALL_DELAY_OFFSET = 45;
     private static final int GET_TOPIC_STATS_INFO = 202;
@@ -215,6 +218,9 @@ class AdminOpsTest {
         var cc = Eventually.eventually(group + " is online", () -> {
             var c = admin.examineConsumerConnectionInfo(group);
             assertEquals(1, c.getConnectionSet().size(), "connections " + c.getConnectionSet());
+            // The broker files a heartbeat's channel, then its subscriptions.
+            assertNotNull(c.getSubscriptionTable().get(topic), "subscription of " + topic + " in "
+                + c.getSubscriptionTable().keySet());
             return c;
         });
         var conn = cc.getConnectionSet().iterator().next();
@@ -226,7 +232,6 @@ class AdminOpsTest {
         assertEquals("CLUSTERING", cc.getMessageModel().name());
         assertEquals("CONSUME_FROM_FIRST_OFFSET", cc.getConsumeFromWhere().name());
         var sub = cc.getSubscriptionTable().get(topic);
-        assertNotNull(sub, "subscription of " + topic + " in " + cc.getSubscriptionTable().keySet());
         assertEquals("TagA || TagB", sub.getSubString());
         assertEquals(Set.of("TagA", "TagB"), sub.getTagsSet());
         assertEquals(Set.of("TagA".hashCode(), "TagB".hashCode()), sub.getCodeSet());
@@ -337,6 +342,70 @@ class AdminOpsTest {
             assertTrue(((Number) v).longValue() > before, "level 1 at " + v);
             return null;
         });
+    }
+
+    /** UPDATE_AND_CREATE_TOPIC of topic (4 queues) with a 5.x attribute modification string. */
+    private static RemotingCommand createTopic(String topic, String attributes) throws Exception {
+        return call(UPDATE_AND_CREATE_TOPIC, Map.of("topic", topic, "defaultTopic", "TBW102", "readQueueNums", "4",
+            "writeQueueNums", "4", "perm", "6", "topicFilterType", "SINGLE_TAG", "topicSysFlag", "0", "order", "false",
+            "attributes", attributes));
+    }
+
+    /** The topic's entry in GET_ALL_TOPIC_CONFIG. */
+    private static JSONObject topicConfigEntry(String topic) throws Exception {
+        JSONObject entry = jsonBody(call(GET_ALL_TOPIC_CONFIG, Map.of())).getJSONObject("topicConfigTable").getJSONObject(topic);
+        assertNotNull(entry, topic + " in the topic table");
+        return entry;
+    }
+
+    /**
+     * 5.x topic attributes (the dashboard's message type, mqadmin updateTopic -a): set at creation,
+     * changed, deleted, each refusal with the broker's code and text; a 4.x broker ignores them.
+     */
+    @Test
+    void topicAttributesAreSetChangedAndDeleted() throws Exception {
+        String topic = Clients.unique("attrs");
+        assertEquals(SUCCESS, createTopic(topic, "+message.type=FIFO").getCode());
+        if (!Env.serversAreLine5()) {
+            assertFalse(topicConfigEntry(topic).containsKey("attributes"), "4.x has no attributes: " + topicConfigEntry(topic));
+            return;
+        }
+        assertEquals(Map.of("message.type", "FIFO"), topicConfigEntry(topic).getJSONObject("attributes"));
+        RemotingCommand r = createTopic(topic, "+message.type=NORMAL,+reserve.time=72");
+        assertEquals(SUCCESS, r.getCode(), r.getRemark());
+        assertEquals(Map.of("message.type", "NORMAL", "reserve.time", "72"), topicConfigEntry(topic).getJSONObject("attributes"));
+        r = createTopic(topic, "-reserve.time");
+        assertEquals(SUCCESS, r.getCode(), r.getRemark());
+        assertEquals(Map.of("message.type", "NORMAL"), topicConfigEntry(topic).getJSONObject("attributes"));
+
+        String fresh = Clients.unique("attrs");
+        Map<String, String> refusals = Map.of(
+            "+message.type=BAD", "value is not in set: [UNSPECIFIED, TRANSACTION, FIFO, MIXED, DELAY, NORMAL]",
+            "+queue.type=BAD", "value is not in set: [SimpleCQ, BatchCQ]",
+            "+cleanup.policy=BAD", "value is not in set: [DELETE, COMPACTION]",
+            "+foo=1", "unsupported key: foo",
+            "-message.type", "only add attribute is supported while creating topic. key: message.type",
+            "message.type=FIFO", "add/alter attribute format is wrong: message.type",
+            "+reserve.time=-2", "value is not in range(-1, 9223372036854775807)");
+        refusals.forEach((mod, remark) -> {
+            try {
+                RemotingCommand bad = createTopic(fresh, mod);
+                assertEquals(SYSTEM_ERROR, bad.getCode(), mod);
+                assertEquals(remark, bad.getRemark(), mod);
+            } catch (Exception e) {
+                throw new AssertionError(mod, e);
+            }
+        });
+        assertFalse(jsonBody(call(GET_ALL_TOPIC_CONFIG, Map.of())).getJSONObject("topicConfigTable").containsKey(fresh),
+            "a refused topic is not made");
+        RemotingCommand mixed = createTopic(fresh, "+message.type=MIXED");
+        assertEquals(INVALID_PARAMETER, mixed.getCode());
+        assertEquals("MIXED message type is not supported.", mixed.getRemark());
+        assertEquals(SUCCESS, createTopic(fresh, "+queue.type=SimpleCQ").getCode());
+        RemotingCommand unchangeable = createTopic(fresh, "+queue.type=SimpleCQ");
+        assertEquals(SYSTEM_ERROR, unchangeable.getCode());
+        assertEquals("attempt to update an unchangeable attribute. key: queue.type", unchangeable.getRemark());
+        assertEquals(Map.of("message.type", "NORMAL"), topicConfigEntry(topic).getJSONObject("attributes"), "unchanged");
     }
 
     @Test
