@@ -153,7 +153,7 @@ func (b *Broker) sendMessage(req *remoting.Request) *remoting.Command {
 		return b.fail(resp, fail)
 	}
 	b.brokerStats.stored(h.topic, res)
-	return b.putResponse(resp, res, queueID)
+	return b.putResponse(resp, res, h, queueID)
 }
 
 // sendFailure is a response code with its remark.
@@ -269,7 +269,7 @@ func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicC
 
 // putResponse maps a store result onto the response, as
 // handlePutMessageResult does.
-func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, queueID int32) *remoting.Command {
+func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, h *sendHeader, queueID int32) *remoting.Command {
 	code, remark := putStatusResponse(res, b.opts.Configs.Store.MaxMessageSize)
 	resp.Code = int32(code)
 	switch code {
@@ -282,6 +282,13 @@ func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, queueI
 	resp.SetExt("msgId", res.MsgID)
 	resp.SetExt("queueId", itoa(queueID))
 	resp.SetExt("queueOffset", itoa(res.QueueOffset))
+	if b.opts.Line >= protocol.Line5 {
+		// 5.x answers the message's (or the batch's) unique key as its
+		// transactionId (MessageClientIDSetter.getUniqID).
+		if uniq, ok := store.PropertyValue([]byte(h.properties), propUniqKey); ok {
+			resp.SetExt("transactionId", uniq)
+		}
+	}
 	return resp
 }
 

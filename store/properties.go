@@ -36,9 +36,9 @@ const (
 // queue's tagsCode is the delivery time.
 const ScheduleTopic = "SCHEDULE_TOPIC_XXXX"
 
-// propertyValue finds one property in an encoded properties string
+// PropertyValue finds one property in an encoded properties string
 // without building a map (the dispatcher's per-message path).
-func propertyValue(props []byte, name string) (string, bool) {
+func PropertyValue(props []byte, name string) (string, bool) {
 	var found string
 	ok := false
 	forEachProperty(props, func(k, v []byte) {
