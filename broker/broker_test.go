@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/testclock"
@@ -56,6 +57,30 @@ func TestSendToUnknownTopicWithoutAutoCreateIsTopicNotExist(t *testing.T) {
 	assert.Contains(t, resp.Remark, "topic[Nope] not exist, apply first please!")
 	_, ok := b.topics.get("Nope")
 	assert.False(t, ok)
+}
+
+// The "not exist" remarks end with the FAQ hint of the broker's line
+// (FAQUrl.suggestTodo: 4.9.7 and 5.3.3 link different pages); a pull's
+// topic remark has a space before it, a send's none.
+func TestNotExistRemarksEndWithTheLinesFAQ(t *testing.T) {
+	for line, url := range map[protocol.Line]string{protocol.Line4: "http://rocketmq.apache.org/docs/faq/",
+		protocol.Line5: "https://rocketmq.apache.org/docs/bestPractice/06FAQ"} {
+		t.Run(line.String(), func(t *testing.T) {
+			c := testConfigs(t.TempDir(), "")
+			c.Broker.AutoCreateTopicEnable = false
+			b, err := New(Options{Configs: c, Line: line, Logger: zaptest.NewLogger(t), ListenHost: "127.0.0.1"})
+			require.NoError(t, err)
+			require.NoError(t, b.Start())
+			t.Cleanup(func() { _ = b.Close() })
+			cl := newClient(t, nil)
+			faq := "\nSee " + url + " for further details."
+			send := invoke(t, cl, b.Addr(), withBody(sendRequest("Nope", 0, []byte("x"), nil), []byte("x")))
+			assert.Equal(t, "topic[Nope] not exist, apply first please!"+faq, send.Remark)
+			pull := invoke(t, cl, b.Addr(), pullRequest(GroupTools, "Nope", 0, 0, "*", pullFlagSubscription, 0))
+			assert.Equal(t, int32(remoting.TopicNotExist), pull.Code)
+			assert.Equal(t, "topic[Nope] not exist, apply first please! "+faq, pull.Remark)
+		})
+	}
 }
 
 func TestSendBadTopicNameChangesNothing(t *testing.T) {

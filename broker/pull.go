@@ -215,7 +215,7 @@ func (b *Broker) checkPull(req *remoting.Request, h *pullHeader) (protocol.Subsc
 	}
 	gc, ok := b.groups.find(h.group)
 	if !ok {
-		return gc, sub, &sendFailure{remoting.SubscriptionGroupNotExist, "subscription group [" + h.group + "] does not exist, " + faqSubscriptionGroup}
+		return gc, sub, &sendFailure{remoting.SubscriptionGroupNotExist, "subscription group [" + h.group + "] does not exist, " + b.faq()}
 	}
 	if !gc.ConsumeEnable {
 		return gc, sub, &sendFailure{remoting.NoPermission, "subscription group no permission, " + h.group}
@@ -223,7 +223,7 @@ func (b *Broker) checkPull(req *remoting.Request, h *pullHeader) (protocol.Subsc
 	tc, ok := b.topics.get(h.topic)
 	if !ok {
 		b.log.Error("the topic not exist", zap.String("topic", h.topic), zap.String("consumer", req.Ch.RemoteAddr()))
-		return gc, sub, &sendFailure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please!" + faqApplyTopic}
+		return gc, sub, &sendFailure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please! " + b.faq()}
 	}
 	if tc.Perm&protocol.PermRead == 0 {
 		return gc, sub, &sendFailure{remoting.NoPermission, "the topic[" + h.topic + "] pulling message is forbidden"}
@@ -276,13 +276,13 @@ func (b *Broker) sqlFilter(h *pullHeader, sub subscriptionData) (store.PropertyF
 func (b *Broker) registeredSubscription(gc protocol.SubscriptionGroupConfig, h *pullHeader) (protocol.SubscriptionGroupConfig, subscriptionData, *sendFailure) {
 	model, sub, online, subscribed := b.clients.subscription(h.group, h.topic)
 	if !online {
-		return gc, subscriptionData{}, &sendFailure{remoting.SubscriptionNotExist, "the consumer's group info not exist" + faqSubscriptionGroup}
+		return gc, subscriptionData{}, &sendFailure{remoting.SubscriptionNotExist, "the consumer's group info not exist" + b.faq()}
 	}
 	if !gc.ConsumeBroadcastEnable && model == modelBroadcasting {
 		return gc, subscriptionData{}, &sendFailure{remoting.NoPermission, "the consumer group[" + h.group + "] can not consume by broadcast way"}
 	}
 	if !subscribed {
-		return gc, sub, &sendFailure{remoting.SubscriptionNotExist, "the consumer's subscription not exist" + faqSubscriptionGroup}
+		return gc, sub, &sendFailure{remoting.SubscriptionNotExist, "the consumer's subscription not exist" + b.faq()}
 	}
 	if sub.SubVersion < h.subVersion {
 		return gc, sub, &sendFailure{remoting.SubscriptionNotLatest, "the consumer's subscription not latest"}

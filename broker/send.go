@@ -187,7 +187,7 @@ func (b *Broker) checkSend(req *remoting.Request, h *sendHeader) (protocol.Topic
 		tc, ok = b.createTopicForSend(h)
 	}
 	if !ok {
-		return tc, &sendFailure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please!" + faqApplyTopic}
+		return tc, &sendFailure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please!" + b.faq()}
 	}
 	if limit := max(tc.WriteQueueNums, tc.ReadQueueNums); h.queueID >= limit {
 		return tc, &sendFailure{remoting.SystemError, fmt.Sprintf("request queueId[%d] is illegal, %s Producer: %s",
@@ -199,8 +199,14 @@ func (b *Broker) checkSend(req *remoting.Request, h *sendHeader) (protocol.Topic
 	return tc, nil
 }
 
-// faqApplyTopic is FAQUrl.suggestTodo(FAQUrl.APPLY_TOPIC_URL).
-const faqApplyTopic = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
+// faq is FAQUrl.suggestTodo of the broker's line: every URL there is
+// the FAQ page, whose address 5.x changed.
+func (b *Broker) faq() string {
+	if b.opts.Line >= protocol.Line5 {
+		return "\nSee https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details."
+	}
+	return "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
+}
 
 // createTopicForSend creates an unknown topic from the producer's template
 // topic, or a retry topic, and registers the change with the name servers.

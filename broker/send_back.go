@@ -73,7 +73,7 @@ func (b *Broker) consumerSendMsgBack(req *remoting.Request) *remoting.Command {
 	}
 	gc, ok := b.groups.find(h.group)
 	if !ok {
-		return b.response(req.Cmd, remoting.SubscriptionGroupNotExist, "subscription group not exist, "+h.group+" "+faqSubscriptionGroup)
+		return b.response(req.Cmd, remoting.SubscriptionGroupNotExist, "subscription group not exist, "+h.group+" "+b.faq())
 	}
 	if b.opts.Configs.Broker.BrokerPermission&protocol.PermWrite == 0 {
 		return b.response(req.Cmd, remoting.NoPermission, "the broker["+b.opts.Configs.Broker.BrokerIP1+"] sending message is forbidden")

@@ -57,7 +57,7 @@ func (b *Broker) retryOrDLQ(h *sendHeader, props *msgProps, queueID int32) (stri
 	group := strings.TrimPrefix(h.topic, RetryGroupTopicPrefix)
 	gc, ok := b.groups.find(group)
 	if !ok {
-		return "", 0, &sendFailure{remoting.SubscriptionGroupNotExist, "subscription group not exist, " + group + " " + faqSubscriptionGroup}
+		return "", 0, &sendFailure{remoting.SubscriptionGroupNotExist, "subscription group not exist, " + group + " " + b.faq()}
 	}
 	maxTimes := gc.RetryMaxTimes
 	if h.maxReconsumeTimes >= 0 {
@@ -76,9 +76,6 @@ func (b *Broker) retryOrDLQ(h *sendHeader, props *msgProps, queueID int32) (stri
 	}
 	return dlq, 0, nil
 }
-
-// faqSubscriptionGroup is FAQUrl.suggestTodo(SUBSCRIPTION_GROUP_NOT_EXIST).
-const faqSubscriptionGroup = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
 
 // putHalf stores a transaction's half message as
 // TransactionalMessageBridge.parseHalfMessageInner does: the real topic
