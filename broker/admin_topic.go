@@ -113,13 +113,14 @@ func (b *Broker) alterTopicAttributes(tc *protocol.TopicConfig, old protocol.Top
 var systemTopicNames = []string{TopicAutoCreate, TopicSchedule, TopicBenchmark, TopicTransHalf, "RMQ_SYS_TRACE_TOPIC",
 	TopicTransOp, TopicTransCheckMax, TopicSelfTest, TopicOffsetMovedEvent}
 
-// topicRocksDBOffset is 5.x's RMQ_SYS_ROCKSDB_OFFSET_TOPIC.
-const topicRocksDBOffset = "CHECKPOINT_TOPIC"
+// systemTopicNamesFive is 5.x's set: systemTopicNames and
+// RMQ_SYS_ROCKSDB_OFFSET_TOPIC.
+var systemTopicNamesFive = append(slices.Clone(systemTopicNames), "CHECKPOINT_TOPIC")
 
-// systemTopicsOf is systemTopicNames on line.
+// systemTopicsOf is the fixed system topic set of line.
 func systemTopicsOf(line protocol.Line) []string {
 	if line >= protocol.Line5 {
-		return append(slices.Clone(systemTopicNames), topicRocksDBOffset)
+		return systemTopicNamesFive
 	}
 	return systemTopicNames
 }

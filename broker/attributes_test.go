@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -83,7 +82,6 @@ func TestLine5TopicAttributesAreAlteredAsJavaAlters(t *testing.T) {
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
 	tc, _ := four.topics.get("T4")
 	assert.Empty(t, tc.Attributes, "4.x has no attributes")
-	assert.Equal(t, protocol.Line4, four.opts.Line)
 }
 
 func TestParseAttributeModificationIsJavas(t *testing.T) {

@@ -143,17 +143,20 @@ func (b *Broker) sendMessage(req *remoting.Request) *remoting.Command {
 		queueID = rand.Int32N(99999999) % max(tc.WriteQueueNums, 1)
 	}
 	bornHost, _ := netip.ParseAddrPort(req.Ch.RemoteAddr())
+	// The message's properties, or for a batch those every message gets.
+	props := parseProps(h.properties, b.opts.Line)
+	uniq, _ := props.get(propUniqKey)
 	var res store.PutResult
 	if req.Cmd.Code == int32(remoting.SendBatchMessage) {
-		res, fail = b.putBatch(req.Cmd, h, queueID, bornHost)
+		res, fail = b.putBatch(req.Cmd, h, props, queueID, bornHost)
 	} else {
-		res, fail = b.putOne(req.Cmd, h, tc, queueID, bornHost)
+		res, fail = b.putOne(req.Cmd, h, props, tc, queueID, bornHost)
 	}
 	if fail != nil {
 		return b.fail(resp, fail)
 	}
 	b.brokerStats.stored(h.topic, res)
-	return b.putResponse(resp, res, h, queueID)
+	return b.putResponse(resp, res, uniq, queueID)
 }
 
 // sendFailure is a response code with its remark.
@@ -243,8 +246,7 @@ func permString(perm int32) string {
 }
 
 // putOne stores a single message.
-func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
-	props := parseProps(h.properties, b.opts.Line)
+func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, props *msgProps, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
 	b.stampRegionAndTrace(props)
 	topic := h.topic
 	if isRetryTopic(topic) {
@@ -274,8 +276,9 @@ func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, tc protocol.TopicC
 }
 
 // putResponse maps a store result onto the response, as
-// handlePutMessageResult does.
-func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, h *sendHeader, queueID int32) *remoting.Command {
+// handlePutMessageResult does; uniq is the message's (or batch's)
+// UNIQ_KEY, "" when it has none.
+func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, uniq string, queueID int32) *remoting.Command {
 	code, remark := putStatusResponse(res, b.opts.Configs.Store.MaxMessageSize)
 	resp.Code = int32(code)
 	switch code {
@@ -288,12 +291,10 @@ func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, h *sen
 	resp.SetExt("msgId", res.MsgID)
 	resp.SetExt("queueId", itoa(queueID))
 	resp.SetExt("queueOffset", itoa(res.QueueOffset))
-	if b.opts.Line >= protocol.Line5 {
+	if b.opts.Line >= protocol.Line5 && uniq != "" {
 		// 5.x answers the message's (or the batch's) unique key as its
 		// transactionId (MessageClientIDSetter.getUniqID).
-		if uniq, ok := store.PropertyValue([]byte(h.properties), propUniqKey); ok {
-			resp.SetExt("transactionId", uniq)
-		}
+		resp.SetExt("transactionId", uniq)
 	}
 	return resp
 }

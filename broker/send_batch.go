@@ -52,7 +52,7 @@ func decodeBatch(body []byte) ([]batchEntry, bool) {
 // putBatch stores a SEND_BATCH_MESSAGE as CommitLog's batch encoder
 // does: every message gets the batch's properties (the header's, plus
 // CLUSTER) appended to its own.
-func (b *Broker) putBatch(cmd *remoting.Command, h *sendHeader, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
+func (b *Broker) putBatch(cmd *remoting.Command, h *sendHeader, batchProps *msgProps, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
 	if len(h.topic) > topicMaxLength {
 		return store.PutResult{}, &sendFailure{remoting.MessageIllegal, "message topic length too long " + itoa(len(h.topic))}
 	}
@@ -66,7 +66,6 @@ func (b *Broker) putBatch(cmd *remoting.Command, h *sendHeader, queueID int32, b
 	if !ok {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}
-	batchProps := parseProps(h.properties, b.opts.Line)
 	b.stampRegionAndTrace(batchProps)
 	if v, ok := batchProps.get(propDelayLevel); ok && v != "0" {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil

@@ -263,7 +263,7 @@ func reportAcks(msgs []Message, res PutResult) error {
 		if err != nil {
 			return err
 		}
-		uniq, _ := PropertyValue([]byte(m.Properties), PropertyUniqKey)
+		uniq, _ := propertyValue([]byte(m.Properties), PropertyUniqKey)
 		buf.WriteString(crashAck{Topic: m.Topic, QueueID: m.QueueID, QueueOffset: res.QueueOffset + int64(i),
 			Offset: off, BodyCRC: BodyCRC(m.Body), Uniq: uniq}.line())
 	}

@@ -58,7 +58,7 @@ func dispatchRequestOf(r *Record, delays []time.Duration) dispatchRequest {
 		}
 	})
 	if r.Topic == ScheduleTopic {
-		if lv, ok := PropertyValue(r.Properties, PropertyDelayLevel); ok {
+		if lv, ok := propertyValue(r.Properties, PropertyDelayLevel); ok {
 			d.tagsCode = deliverTimestamp(d.tagsCode, lv, r.StoreTimestamp, delays)
 		}
 	}

@@ -36,9 +36,9 @@ const (
 // queue's tagsCode is the delivery time.
 const ScheduleTopic = "SCHEDULE_TOPIC_XXXX"
 
-// PropertyValue finds one property in an encoded properties string
+// propertyValue finds one property in an encoded properties string
 // without building a map (the dispatcher's per-message path).
-func PropertyValue(props []byte, name string) (string, bool) {
+func propertyValue(props []byte, name string) (string, bool) {
 	var found string
 	ok := false
 	forEachProperty(props, func(k, v []byte) {

@@ -120,7 +120,7 @@ type Record struct {
 func (r *Record) TransactionType() int32 { return r.SysFlag & SysFlagTransactionMsk }
 
 // Property returns one property of the record.
-func (r *Record) Property(name string) (string, bool) { return PropertyValue(r.Properties, name) }
+func (r *Record) Property(name string) (string, bool) { return propertyValue(r.Properties, name) }
 
 // MsgID is the record's offset message id (Java's offsetMsgId).
 func (r *Record) MsgID() string { return MessageID(r.StoreHost, r.PhysicalOffset) }

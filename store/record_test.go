@@ -121,7 +121,7 @@ func TestPropertiesJavaRules(t *testing.T) {
 	m := ParseProperties("a\x01b\x02\x01x\x02k\x01\x02dup\x011\x02dup\x012\x02")
 	assert.Equal(t, map[string]string{"a": "b", "dup": "2"}, m)
 	assert.Equal(t, "a\x01b\x02dup\x012", EncodeProperties(m))
-	v, ok := PropertyValue([]byte("TAGS\x01x\x02KEYS\x01k1 k2"), "KEYS")
+	v, ok := propertyValue([]byte("TAGS\x01x\x02KEYS\x01k1 k2"), "KEYS")
 	assert.True(t, ok)
 	assert.Equal(t, "k1 k2", v)
 }
