@@ -179,6 +179,37 @@ func TestHeartbeatCreatesGroupAndRetryTopicAndRegistersIt(t *testing.T) {
 	assert.Equal(t, "a", string(recs[0].Body))
 }
 
+// The Go client sends one heartbeat for every group of its process and
+// writes codeSet as strings; a group whose data cannot be read must not
+// cost the others their registration.
+func TestOneHeartbeatOfManyGroupsRegistersEveryReadableGroup(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	c := newClient(t, nil)
+	body := `{"clientID":"10.0.0.1@go","producerDataSet":[{"groupName":"TxP"}],"consumerDataSet":[` +
+		`{"groupName":"GA","consumeType":"CONSUME_PASSIVELY","messageModel":"CLUSTERING","consumeFromWhere":"CONSUME_FROM_FIRST_OFFSET",` +
+		`"subscriptionDataSet":[{"topic":"TG","subString":"TagA || TagC","tagsSet":["TagA","TagC"],"codeSet":["2598919","2598921"],` +
+		`"subVersion":1,"expressionType":"TAG"}],"unitMode":false},` +
+		`{"groupName":"GBad","consumeType":"CONSUME_PASSIVELY","subscriptionDataSet":[{"topic":"TG","codeSet":["TagA"]}]},` +
+		`{"groupName":"GAll","consumeType":"CONSUME_PASSIVELY","messageModel":"CLUSTERING","consumeFromWhere":"CONSUME_FROM_FIRST_OFFSET",` +
+		`"subscriptionDataSet":[{"topic":"TG","subString":"*","tagsSet":[],"codeSet":[],"subVersion":1,"expressionType":"TAG"}]}]}`
+	resp := invoke(t, c, b.Addr(), withBody(remoting.NewRequest(remoting.HeartBeat, nil), []byte(body)))
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	for _, g := range []string{"GA", "GAll"} {
+		resp = invoke(t, c, b.Addr(), remoting.NewRequest(remoting.GetConsumerListByGroup, map[string]string{"consumerGroup": g}))
+		assert.JSONEq(t, `{"consumerIdList":["10.0.0.1@go"]}`, string(resp.Body), g)
+	}
+	assert.Empty(t, b.clients.consumerIDs("GBad"))
+	_, sub, _, ok := b.clients.subscription("GA", "TG")
+	require.True(t, ok)
+	assert.Equal(t, []int32{2598919, 2598921}, sub.CodeSet)
+	assert.Equal(t, []string{"TagA", "TagC"}, sub.TagsSet)
+	resp = invoke(t, c, b.Addr(), withBody(remoting.NewRequest(remoting.HeartBeat, nil), []byte(`{"clientID":`)))
+	assert.Equal(t, int32(remoting.SystemError), resp.Code, "a body that is not JSON")
+	b.clients.mu.RLock()
+	defer b.clients.mu.RUnlock()
+	assert.Contains(t, b.clients.producers, "TxP", "the transaction producer is reachable for its check-back")
+}
+
 func TestSecondConsumerJoiningNotifiesTheGroup(t *testing.T) {
 	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
 	notified := make(chan string, 10)

@@ -31,11 +31,3 @@ type (
 
 // queueRef is MessageQueue: {"brokerName":"b","queueId":0,"topic":"T"}.
 type queueRef = protocol.MessageQueue
-
-// lockBatchBody is LockBatchRequestBody and UnlockBatchRequestBody.
-type lockBatchBody struct {
-	ConsumerGroup  string     `json:"consumerGroup"`
-	ClientID       string     `json:"clientId"`
-	OnlyThisBroker bool       `json:"onlyThisBroker"`
-	MQSet          []queueRef `json:"mqSet"`
-}

@@ -4,7 +4,8 @@ package broker
 // GET_CONSUMER_LIST_BY_GROUP (38): ClientManageProcessor and
 // ConsumerManageProcessor.
 //
-// HEART_BEAT body: heartbeatData. For every consumer group the broker
+// HEART_BEAT body: protocol.HeartbeatData, read as fastjson reads it. For
+// every consumer group the broker
 // finds (or creates, when autoCreateSubscriptionGroup) the group, creates
 // its %RETRY% topic with the group's retryQueueNums (registering it with
 // the name servers at once), and records the connection and the
@@ -34,9 +35,13 @@ func (b *Broker) clientHandlers() map[remoting.RequestCode]remoting.Handler {
 
 // heartbeat serves HEART_BEAT.
 func (b *Broker) heartbeat(req *remoting.Request) *remoting.Command {
-	var hb heartbeatData
-	if err := jsonAPI.Unmarshal(req.Cmd.Body, &hb); err != nil {
+	hb, err := protocol.DecodeHeartbeatData(req.Cmd.Body)
+	if hb == nil {
 		return b.response(req.Cmd, remoting.SystemError, "heartbeat body: "+err.Error())
+	}
+	if err != nil {
+		b.log.Warn("heartbeat: groups left out, the others registered", zap.String("clientId", hb.ClientID),
+			zap.String("remote", req.Ch.RemoteAddr()), zap.Error(err))
 	}
 	info := clientChannel{ch: req.Ch, clientID: hb.ClientID, language: req.Cmd.Language, version: req.Cmd.Version, lastUpdate: b.now()}
 	for i := range hb.ConsumerDataSet {
@@ -107,11 +112,8 @@ func (b *Broker) unregisterClient(req *remoting.Request) *remoting.Command {
 // always fine; SQL92 needs enablePropertyFilter and an expression that
 // compiles.
 func (b *Broker) checkClientConfig(req *remoting.Request) *remoting.Command {
-	var body struct {
-		Group            string           `json:"group"`
-		SubscriptionData subscriptionData `json:"subscriptionData"`
-	}
-	if err := jsonAPI.Unmarshal(req.Cmd.Body, &body); err != nil {
+	body, err := protocol.DecodeCheckClientRequestBody(req.Cmd.Body)
+	if err != nil {
 		return b.response(req.Cmd, remoting.SystemError, err.Error())
 	}
 	t := body.SubscriptionData.ExpressionType

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -78,8 +79,8 @@ func (l *queueLocks) unlock(group, clientID string, mqs []queueRef) {
 
 // lockBatchMQ serves LOCK_BATCH_MQ.
 func (b *Broker) lockBatchMQ(req *remoting.Request) *remoting.Command {
-	var body lockBatchBody
-	if err := jsonAPI.Unmarshal(req.Cmd.Body, &body); err != nil {
+	body, err := protocol.DecodeLockBatchRequestBody(req.Cmd.Body)
+	if err != nil {
 		return b.response(req.Cmd, remoting.SystemError, err.Error())
 	}
 	locked := b.locks.tryLock(body.ConsumerGroup, body.ClientID, body.MQSet)
@@ -93,8 +94,8 @@ func (b *Broker) lockBatchMQ(req *remoting.Request) *remoting.Command {
 
 // unlockBatchMQ serves UNLOCK_BATCH_MQ.
 func (b *Broker) unlockBatchMQ(req *remoting.Request) *remoting.Command {
-	var body lockBatchBody
-	if err := jsonAPI.Unmarshal(req.Cmd.Body, &body); err != nil {
+	body, err := protocol.DecodeLockBatchRequestBody(req.Cmd.Body)
+	if err != nil {
 		return b.response(req.Cmd, remoting.SystemError, err.Error())
 	}
 	b.locks.unlock(body.ConsumerGroup, body.ClientID, body.MQSet)

@@ -234,20 +234,9 @@ func parseMessageQueue(text string) (MessageQueue, error) {
 	if !strings.HasPrefix(text, "{") {
 		return q, fmt.Errorf("protocol: message queue key %q is not an object", text)
 	}
-	err := decodeJSON([]byte(text), func(r *jsonReader) error {
-		return r.object(func(key string) (err error) {
-			switch property(key) {
-			case "topic":
-				q.Topic, err = r.str()
-			case "brokername":
-				q.BrokerName, err = r.str()
-			case "queueid":
-				q.QueueID, err = r.int()
-			default:
-				err = r.skip()
-			}
-			return err
-		})
+	err := decodeJSON([]byte(text), func(r *jsonReader) (err error) {
+		q, err = readMessageQueue(r)
+		return err
 	})
 	return q, err
 }

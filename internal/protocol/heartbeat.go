@@ -1,10 +1,19 @@
 package protocol
 
+import (
+	"errors"
+	"fmt"
+)
+
 // HeartbeatData is the HEART_BEAT body a client sends every 30 s
-// (wire format: do not change; fastjson writes these as plain JSON, so
-// the json tags are enough to read and write them):
+// (wire format: do not change):
 //
 //	{"clientID":"ip@pid","consumerDataSet":[{ConsumerData}],"producerDataSet":[{"groupName":"p"}]}
+//
+// Java writes it with fastjson; other clients write their own shapes
+// (the Go client writes codeSet as strings, C++ clients write subVersion
+// as a string), and the broker reads them all as fastjson does: see
+// DecodeHeartbeatData.
 type HeartbeatData struct {
 	ClientID        string         `json:"clientID"`
 	ConsumerDataSet []ConsumerData `json:"consumerDataSet"`
@@ -20,6 +29,9 @@ type ProducerData struct {
 //
 //	{"consumeFromWhere":"CONSUME_FROM_LAST_OFFSET","consumeType":"CONSUME_PASSIVELY","groupName":"g",
 //	 "messageModel":"CLUSTERING","subscriptionDataSet":[{SubscriptionData}],"unitMode":false}
+//
+// The three enums hold Java's constant names ("" for null); a client may
+// send an enum by its ordinal, which the reader turns into the name.
 type ConsumerData struct {
 	ConsumeFromWhere    string             `json:"consumeFromWhere"`
 	ConsumeType         string             `json:"consumeType"`
@@ -42,4 +54,178 @@ type SubscriptionData struct {
 	SubVersion      int64    `json:"subVersion"`
 	TagsSet         []string `json:"tagsSet"`
 	Topic           string   `json:"topic"`
+}
+
+// The constants of the heartbeat's enums in declaration order, so that an
+// ordinal finds its name as fastjson's EnumDeserializer finds it (wire
+// values: do not change the order).
+var (
+	// ConsumeTypes is ConsumeType (CONSUME_POP is 5.x's).
+	ConsumeTypes = []string{"CONSUME_ACTIVELY", "CONSUME_PASSIVELY", "CONSUME_POP"}
+	// MessageModels is MessageModel.
+	MessageModels = []string{"BROADCASTING", "CLUSTERING"}
+	// ConsumeFromWheres is ConsumeFromWhere, deprecated constants included.
+	ConsumeFromWheres = []string{"CONSUME_FROM_LAST_OFFSET", "CONSUME_FROM_LAST_OFFSET_AND_FROM_MIN_WHEN_BOOT_FIRST",
+		"CONSUME_FROM_MIN_OFFSET", "CONSUME_FROM_MAX_OFFSET", "CONSUME_FROM_FIRST_OFFSET", "CONSUME_FROM_TIMESTAMP"}
+)
+
+// ElementError is one element of a body's collection that could not be
+// read: the rest of the body was read without it.
+type ElementError struct {
+	// Field is the collection's property, e.g. "consumerDataSet".
+	Field string
+	// Index is the element's position in it.
+	Index int
+	// Group is the element's group name, when it was read before the
+	// failure.
+	Group string
+	// Err is what went wrong.
+	Err error
+}
+
+func (e *ElementError) Error() string {
+	if e.Group != "" {
+		return fmt.Sprintf("%s[%d] (group %s): %v", e.Field, e.Index, e.Group, e.Err)
+	}
+	return fmt.Sprintf("%s[%d]: %v", e.Field, e.Index, e.Err)
+}
+
+func (e *ElementError) Unwrap() error { return e.Err }
+
+// DecodeHeartbeatData reads a HEART_BEAT body as fastjson reads it into
+// Java's HeartbeatData (see the package doc for what it accepts).
+//
+// Where Java fails the whole heartbeat because one group's data cannot be
+// read, this reader leaves that group out and goes on: it returns the
+// groups it could read together with an error that joins one
+// *ElementError per group left out. Only a body that is not JSON at all
+// returns a nil HeartbeatData. So err == nil exactly when fastjson reads
+// the body.
+func DecodeHeartbeatData(data []byte) (*HeartbeatData, error) {
+	hb := &HeartbeatData{}
+	var bad []error
+	err := decodeJSON(data, func(r *jsonReader) error {
+		if r.null() {
+			return nil
+		}
+		return r.object(func(key string) (err error) {
+			switch property(key) {
+			case "clientid":
+				hb.ClientID, err = r.str()
+			case "consumerdataset":
+				hb.ConsumerDataSet, bad, err = readTolerantList(r, "consumerDataSet", readConsumerData, bad)
+			case "producerdataset":
+				hb.ProducerDataSet, bad, err = readTolerantList(r, "producerDataSet", readProducerData, bad)
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hb, errors.Join(bad...)
+}
+
+// groupNamed is an element that knows its group name, so that an element
+// left out can be named in the log.
+type groupNamed interface{ groupName() string }
+
+func (c ConsumerData) groupName() string { return c.GroupName }
+func (p ProducerData) groupName() string { return p.GroupName }
+
+// readTolerantList reads an array of objects, leaving out (and adding to
+// bad) each element that is well-formed JSON but cannot be read as T; a
+// syntax error fails the whole list. null elements are left out, as the
+// Java broker, which would fail on them, cannot use them either.
+func readTolerantList[T groupNamed](r *jsonReader, field string, one func(*jsonReader) (T, error), bad []error) ([]T, []error, error) {
+	if r.null() {
+		return nil, bad, nil
+	}
+	list := []T{}
+	i := 0
+	err := r.array(func() error {
+		defer func() { i++ }()
+		if r.null() {
+			bad = append(bad, &ElementError{Field: field, Index: i, Err: fmt.Errorf("%w: null element", ErrMalformedJSON)})
+			return nil
+		}
+		start, depth := r.pos, r.depth
+		v, err := one(r)
+		if err == nil {
+			list = append(list, v)
+			return nil
+		}
+		bad = append(bad, &ElementError{Field: field, Index: i, Group: v.groupName(), Err: err})
+		r.pos, r.depth = start, depth
+		return r.skip()
+	})
+	return list, bad, err
+}
+
+func readProducerData(r *jsonReader) (ProducerData, error) {
+	var p ProducerData
+	err := r.object(func(key string) (err error) {
+		if property(key) == "groupname" {
+			p.GroupName, err = r.str()
+			return err
+		}
+		return r.skip()
+	})
+	return p, err
+}
+
+func readConsumerData(r *jsonReader) (ConsumerData, error) {
+	var c ConsumerData
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "groupname":
+			c.GroupName, err = r.str()
+		case "consumetype":
+			c.ConsumeType, err = r.enum(ConsumeTypes)
+		case "messagemodel":
+			c.MessageModel, err = r.enum(MessageModels)
+		case "consumefromwhere":
+			c.ConsumeFromWhere, err = r.enum(ConsumeFromWheres)
+		case "subscriptiondataset":
+			c.SubscriptionDataSet, err = readList(r, readSubscriptionData)
+		case "unitmode":
+			c.UnitMode, err = r.bool()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return c, err
+}
+
+// readSubscriptionData reads SubscriptionData; null gives the zero value.
+func readSubscriptionData(r *jsonReader) (SubscriptionData, error) {
+	var s SubscriptionData
+	if r.null() {
+		return s, nil
+	}
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "topic":
+			s.Topic, err = r.str()
+		case "substring":
+			s.SubString, err = r.str()
+		case "expressiontype":
+			s.ExpressionType, err = r.str()
+		case "tagsset":
+			s.TagsSet, err = r.stringList()
+		case "codeset":
+			s.CodeSet, err = r.intList()
+		case "subversion":
+			s.SubVersion, err = r.long()
+		case "classfiltermode":
+			s.ClassFilterMode, err = r.bool()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return s, err
 }

@@ -469,3 +469,49 @@ func property(key string) string {
 	}
 	return string(b)
 }
+
+// intList reads an array of ints (elements as int reads them); null gives
+// nil.
+func (r *jsonReader) intList() ([]int32, error) {
+	if r.null() {
+		return nil, nil
+	}
+	list := []int32{}
+	err := r.array(func() error {
+		v, err := r.int()
+		list = append(list, v)
+		return err
+	})
+	return list, err
+}
+
+// enum reads a Java enum property as fastjson's EnumDeserializer does: a
+// constant's name, or its ordinal as a number (out of range fails); an
+// empty or unknown name and null give "" (Java's null).
+func (r *jsonReader) enum(names []string) (string, error) {
+	switch c := r.peek(); {
+	case c == '"' || c == '\'':
+		s, err := r.quoted()
+		if err != nil {
+			return "", err
+		}
+		for _, n := range names {
+			if n == s {
+				return n, nil
+			}
+		}
+		return "", nil
+	case r.null():
+		return "", nil
+	}
+	start := r.pos
+	n, err := r.long()
+	if err != nil {
+		return "", err
+	}
+	if n < 0 || n >= int64(len(names)) {
+		r.pos = start
+		return "", r.fail(fmt.Sprintf("no enum constant of ordinal %d", n))
+	}
+	return names[n], nil
+}

@@ -1,0 +1,106 @@
+package protocol
+
+// The bodies a consumer sends besides its heartbeat, read as fastjson
+// reads them into Java's classes (wire format: do not change):
+//
+//	LOCK_BATCH_MQ, UNLOCK_BATCH_MQ (LockBatchRequestBody, UnlockBatchRequestBody):
+//	  {"clientId":"c","consumerGroup":"g","mqSet":[{MessageQueue}],"onlyThisBroker":false}
+//	CHECK_CLIENT_CONFIG (CheckClientRequestBody):
+//	  {"clientId":"c","group":"g","subscriptionData":{SubscriptionData}}
+//
+// onlyThisBroker is 5.x's (a lock that is not forwarded to the other
+// brokers of the group); 4.x clients leave it out.
+
+// LockBatchRequestBody is LockBatchRequestBody and UnlockBatchRequestBody.
+type LockBatchRequestBody struct {
+	ConsumerGroup  string
+	ClientID       string
+	OnlyThisBroker bool
+	MQSet          []MessageQueue
+}
+
+// DecodeLockBatchRequestBody reads a LOCK_BATCH_MQ or UNLOCK_BATCH_MQ body.
+func DecodeLockBatchRequestBody(data []byte) (*LockBatchRequestBody, error) {
+	b := &LockBatchRequestBody{}
+	err := decodeJSON(data, func(r *jsonReader) error {
+		if r.null() {
+			return nil
+		}
+		return r.object(func(key string) (err error) {
+			switch property(key) {
+			case "consumergroup":
+				b.ConsumerGroup, err = r.str()
+			case "clientid":
+				b.ClientID, err = r.str()
+			case "onlythisbroker":
+				b.OnlyThisBroker, err = r.bool()
+			case "mqset":
+				b.MQSet, err = readList(r, readMessageQueue)
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// CheckClientRequestBody is CHECK_CLIENT_CONFIG's body: the subscription
+// a consumer is about to use, checked before it starts.
+type CheckClientRequestBody struct {
+	ClientID         string
+	Group            string
+	SubscriptionData SubscriptionData
+}
+
+// DecodeCheckClientRequestBody reads a CHECK_CLIENT_CONFIG body.
+func DecodeCheckClientRequestBody(data []byte) (*CheckClientRequestBody, error) {
+	b := &CheckClientRequestBody{}
+	err := decodeJSON(data, func(r *jsonReader) error {
+		if r.null() {
+			return nil
+		}
+		return r.object(func(key string) (err error) {
+			switch property(key) {
+			case "clientid":
+				b.ClientID, err = r.str()
+			case "group":
+				b.Group, err = r.str()
+			case "subscriptiondata":
+				b.SubscriptionData, err = readSubscriptionData(r)
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// readMessageQueue reads a MessageQueue object; null gives the zero value.
+func readMessageQueue(r *jsonReader) (MessageQueue, error) {
+	var q MessageQueue
+	if r.null() {
+		return q, nil
+	}
+	err := r.object(func(key string) (err error) {
+		switch property(key) {
+		case "topic":
+			q.Topic, err = r.str()
+		case "brokername":
+			q.BrokerName, err = r.str()
+		case "queueid":
+			q.QueueID, err = r.int()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return q, err
+}
