@@ -16,6 +16,27 @@ type Request struct {
 	Cmd *Command
 	// Arrived is when the frame was decoded, for queue-time flow control.
 	Arrived time.Time
+	// pool is the pool that serves the request (nil for the fallback).
+	pool *Pool
+}
+
+// Resubmit queues the request again on the pool that served it, to be
+// served by h and answered through the pool's normal reply path (a parked
+// long-polling pull that a message woke). When the pool's queue is full
+// the request is answered SYSTEM_BUSY at once, as a new request would be;
+// it reports whether h was queued.
+func (r *Request) Resubmit(h Handler) bool {
+	if r.pool == nil {
+		return false
+	}
+	t := &routedRequest{Request: *r, h: h, queued: time.Now()}
+	if r.pool.tasks.push(t) {
+		return true
+	}
+	if !r.Cmd.IsOneway() {
+		reply(r.pool.log, r.Ch, r.Cmd, NewResponse(r.Cmd, SystemBusy, remarkOverload))
+	}
+	return false
 }
 
 // Handler serves one request. It returns the response to send, or nil when
@@ -67,6 +88,9 @@ func (p *Pool) LastWait() time.Duration {
 type routedRequest struct {
 	Request
 	h Handler
+	// queued is when the request entered the queue (Arrived, unless it
+	// was resubmitted), for the pool's wait figures.
+	queued time.Time
 }
 
 type route struct {
@@ -157,7 +181,8 @@ func (r *Router) dispatch(ch *Channel, cmd *Command) {
 		}
 		return
 	}
-	task := &routedRequest{Request: Request{Ch: ch, Cmd: cmd, Arrived: time.Now()}, h: rt.h}
+	now := time.Now()
+	task := &routedRequest{Request: Request{Ch: ch, Cmd: cmd, Arrived: now, pool: rt.pool}, h: rt.h, queued: now}
 	if !rt.pool.tasks.push(task) && !cmd.IsOneway() {
 		reply(r.log, ch, cmd, NewResponse(cmd, SystemBusy, remarkOverload))
 	}
@@ -184,9 +209,10 @@ func (p *Pool) work() {
 // serve runs one handler, turning a panic into SYSTEM_ERROR as Java turns
 // a processor's exception into one.
 func (p *Pool) serve(t *routedRequest) {
-	p.lastWait.Store(int64(time.Since(t.Arrived)))
+	waited := time.Since(t.queued)
+	p.lastWait.Store(int64(waited))
 	if p.opts.MaxWait > 0 {
-		if waited := time.Since(t.Arrived); waited > p.opts.MaxWait {
+		if waited > p.opts.MaxWait {
 			if !t.Cmd.IsOneway() && p.opts.BusyRemark != nil {
 				reply(p.log, t.Ch, t.Cmd, NewResponse(t.Cmd, SystemBusy, p.opts.BusyRemark(waited, p.tasks.len())))
 				return

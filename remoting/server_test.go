@@ -215,3 +215,34 @@ func TestFullPoolAnswersSystemBusy(t *testing.T) {
 		assert.Equal(t, int32(Success), (<-results).Code)
 	}
 }
+
+// A handler that answers later (a parked pull) resubmits its request to
+// the pool that served it; the answer goes out through the normal reply
+// path, with the request's opaque.
+func TestResubmittedRequestIsAnsweredThroughItsPool(t *testing.T) {
+	log := zaptest.NewLogger(t)
+	r := NewRouter(log)
+	pool := r.NewPool(PoolOptions{Name: "parking", Workers: 1, Queue: 8})
+	parked := make(chan *Request, 1)
+	r.Handle(echoCode, pool, func(req *Request) *Command {
+		parked <- req
+		return nil
+	})
+	s := NewServer(ServerOptions{Addr: "127.0.0.1:0", Router: r, Logger: log, EventLoops: 1})
+	require.NoError(t, s.Start())
+	t.Cleanup(func() { _ = s.Shutdown() })
+	c := newTestClient(t)
+	done := make(chan *Command, 1)
+	go func() {
+		resp, err := c.InvokeTimeout(s.Addr(), NewRequest(echoCode, nil), 10*time.Second)
+		assert.NoError(t, err)
+		done <- resp
+	}()
+	req := <-parked
+	require.True(t, req.Resubmit(func(req *Request) *Command { return NewResponse(req.Cmd, PullNotFound, "woken") }))
+	resp := <-done
+	require.NotNil(t, resp)
+	assert.Equal(t, int32(PullNotFound), resp.Code)
+	assert.Equal(t, "woken", resp.Remark)
+	assert.False(t, (&Request{Cmd: req.Cmd}).Resubmit(NotSupported), "a request that no pool served")
+}
