@@ -34,19 +34,20 @@ package broker
 // their defaults, and an update to one is kept and written back as Java
 // does, without effect.
 //
-// Differences from Java: 4.9.7 lacks configBlackList, which the 4.x text
-// lists (4.9.8 has it); the running broker
-// reads updated fields without taking the Configuration's lock, as Java
-// reads its non-volatile fields.
+// An update publishes a new settings snapshot (settings.go): requests
+// served after it read the new values, none reads a half-written one.
+//
+// Difference from Java: 4.9.7 lacks configBlackList, which the 4.x text
+// lists (4.9.8 has it).
 
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -56,18 +57,37 @@ const (
 	remarkBadProperties   = "string2Properties error"
 )
 
+// configAdmin serves the broker's configuration codes.
+type configAdmin struct {
+	replier
+	line line
+	log  *zap.Logger
+	// config is the Configuration over configs, the broker's own copy
+	// of the settings, which only updates write.
+	config   *conf.Configuration
+	configs  *conf.BrokerConfigs
+	settings *liveSettings
+	topics   *topicTable
+	// registerNow registers with the name servers and returns once they
+	// answered.
+	registerNow func()
+
+	// mu makes an update and the publication of its snapshot one step,
+	// so that two updates cannot publish in the other order.
+	mu sync.Mutex
+}
+
 // getBrokerConfig serves GET_BROKER_CONFIG.
-func (b *Broker) getBrokerConfig(req *remoting.Request) *remoting.Command {
-	resp := b.response(req.Cmd, remoting.Success, "")
-	text := b.config.PropertiesString()
-	if b.opts.Line >= protocol.Line5 {
+func (a *configAdmin) getBrokerConfig(req *remoting.Request) *remoting.Command {
+	resp := a.replyOK(req.Cmd)
+	text := a.config.PropertiesString()
+	if a.line.sortsConfigText() {
 		text = sortPropertiesText(text)
 	}
 	if text != "" {
 		resp.Body = []byte(text)
 	}
-	v := b.config.Version()
-	resp.SetExt("version", string(protocol.DataVersion{Timestamp: v.Timestamp, Counter: v.Counter}.AppendJSONLine(nil, b.opts.Line)))
+	resp.SetExt("version", string(a.config.Version().AppendJSONLine(nil, a.line.Line)))
 	return resp
 }
 
@@ -81,34 +101,37 @@ func sortPropertiesText(text string) string {
 }
 
 // updateBrokerConfig serves UPDATE_BROKER_CONFIG.
-func (b *Broker) updateBrokerConfig(req *remoting.Request) *remoting.Command {
+func (a *configAdmin) updateBrokerConfig(req *remoting.Request) *remoting.Command {
 	cmd := req.Cmd
-	b.log.Info("updateBrokerConfig called", zap.String("client", req.Ch.RemoteAddr()))
+	a.log.Info("updateBrokerConfig called", zap.String("client", req.Ch.RemoteAddr()))
 	if len(cmd.Body) == 0 {
-		return b.response(cmd, remoting.Success, "")
+		return a.replyOK(cmd)
 	}
 	parsed, err := conf.ParseProperties(cmd.Body, "UPDATE_BROKER_CONFIG")
 	if err != nil {
-		b.log.Error("string2Properties error", zap.Error(err))
-		return b.response(cmd, remoting.SystemError, remarkBadProperties)
+		a.log.Error("string2Properties error", zap.Error(err))
+		return a.reply(cmd, remoting.SystemError, remarkBadProperties)
 	}
 	values := parsed.Map()
-	if hit := conf.Blacklisted(values, b.opts.Configs.Broker.Blacklist()); len(hit) > 0 {
-		return b.response(cmd, remoting.NoPermission, remarkConfigBlackList)
+	if hit := conf.Blacklisted(values, a.settings.load().Broker.Blacklist()); len(hit) > 0 {
+		return a.reply(cmd, remoting.NoPermission, remarkConfigBlackList)
 	}
-	b.log.Info("updateBrokerConfig, new config", zap.Any("config", values), zap.String("client", req.Ch.RemoteAddr()))
-	warnings, err := b.config.Update(values)
+	a.log.Info("updateBrokerConfig, new config", zap.Any("config", values), zap.String("client", req.Ch.RemoteAddr()))
+	a.mu.Lock()
+	warnings, err := a.config.Update(values)
+	a.config.View(func() { a.settings.publish(a.configs) })
+	a.mu.Unlock()
 	for _, w := range warnings {
-		b.log.Warn("updateBrokerConfig: setting ignored", zap.String("warning", w.String()))
+		a.log.Warn("updateBrokerConfig: setting ignored", zap.String("warning", w.String()))
 	}
 	if err != nil {
 		// Java logs a failed persist and answers SUCCESS: the running
 		// broker has the new values.
-		b.log.Error("persist broker config failed", zap.String("path", b.config.StorePath()), zap.Error(err))
+		a.log.Error("persist broker config failed", zap.String("path", a.config.StorePath()), zap.Error(err))
 	}
 	if _, ok := values["brokerPermission"]; ok {
-		b.topics.nextVersion()
-		b.reg.registerAll(false)
+		a.topics.nextVersion()
+		a.registerNow()
 	}
-	return b.response(cmd, remoting.Success, "")
+	return a.replyOK(cmd)
 }

@@ -20,7 +20,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -29,40 +28,40 @@ import (
 const lmqTopicPrefix = "%LMQ%"
 
 // cleanExpiredConsumeQueue serves CLEAN_EXPIRED_CONSUMEQUEUE.
-func (b *Broker) cleanExpiredConsumeQueue(req *remoting.Request) *remoting.Command {
-	b.log.Warn("invoke cleanExpiredConsumeQueue start.")
-	err := b.store.CleanExpiredConsumeQueues()
-	b.log.Warn("invoke cleanExpiredConsumeQueue end.")
+func (a *topicAdmin) cleanExpiredConsumeQueue(req *remoting.Request) *remoting.Command {
+	a.log.Warn("invoke cleanExpiredConsumeQueue start.")
+	err := a.store.CleanExpiredConsumeQueues()
+	a.log.Warn("invoke cleanExpiredConsumeQueue end.")
 	if err != nil {
-		b.log.Error("cleanExpiredConsumeQueue failed", zap.Error(err))
-		if b.opts.Line >= protocol.Line5 {
-			return b.response(req.Cmd, remoting.SystemError, err.Error())
+		a.log.Error("cleanExpiredConsumeQueue failed", zap.Error(err))
+		if a.line.reportsCleanFailure() {
+			return a.reply(req.Cmd, remoting.SystemError, err.Error())
 		}
 	}
-	return b.response(req.Cmd, remoting.Success, "")
+	return a.replyOK(req.Cmd)
 }
 
 // cleanUnusedTopic serves CLEAN_UNUSED_TOPIC.
-func (b *Broker) cleanUnusedTopic(req *remoting.Request) *remoting.Command {
-	b.log.Warn("invoke cleanUnusedTopic start.")
-	removed, err := b.store.CleanUnusedTopics(b.keepTopicQueues)
+func (a *topicAdmin) cleanUnusedTopic(req *remoting.Request) *remoting.Command {
+	a.log.Warn("invoke cleanUnusedTopic start.")
+	removed, err := a.store.CleanUnusedTopics(a.keepTopicQueues)
 	if err != nil {
-		b.log.Error("cleanUnusedTopic failed", zap.Error(err))
+		a.log.Error("cleanUnusedTopic failed", zap.Error(err))
 	}
-	if b.opts.Configs.Broker.AutoDeleteUnusedStats {
+	if a.settings.load().Broker.AutoDeleteUnusedStats {
 		for _, topic := range removed {
-			b.brokerStats.topicDeleted(topic)
+			a.stats.topicDeleted(topic)
 		}
 	}
-	b.log.Warn("invoke cleanUnusedTopic end.")
-	return b.response(req.Cmd, remoting.Success, "")
+	a.log.Warn("invoke cleanUnusedTopic end.")
+	return a.replyOK(req.Cmd)
 }
 
 // keepTopicQueues reports whether cleanUnusedTopic keeps a topic's queues.
-func (b *Broker) keepTopicQueues(topic string) bool {
+func (a *topicAdmin) keepTopicQueues(topic string) bool {
 	if topic == store.ScheduleTopic || topic == TopicTransOp || strings.HasPrefix(topic, lmqTopicPrefix) {
 		return true
 	}
-	_, ok := b.topics.get(topic)
+	_, ok := a.topics.get(topic)
 	return ok
 }

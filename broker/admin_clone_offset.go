@@ -22,25 +22,25 @@ import (
 )
 
 // cloneGroupOffset serves CLONE_GROUP_OFFSET.
-func (b *Broker) cloneGroupOffset(req *remoting.Request) *remoting.Command {
+func (s *offsetService) cloneGroupOffset(req *remoting.Request) *remoting.Command {
 	src, dest := req.Cmd.ExtString("srcGroup"), req.Cmd.ExtString("destGroup")
 	topic, offline := req.Cmd.ExtString("topic"), req.Cmd.ExtBool("offline")
 	topics := []string{topic}
 	if strings.TrimSpace(topic) == "" {
-		topics = b.offsets.topicsOfGroup(src)
+		topics = s.offsets.topicsOfGroup(src)
 	}
 	for _, t := range topics {
-		if _, ok := b.topics.get(t); !ok {
-			b.log.Warn("[cloneGroupOffset], topic config not exist", zap.String("topic", t))
+		if _, ok := s.topics.get(t); !ok {
+			s.log.Warn("[cloneGroupOffset], topic config not exist", zap.String("topic", t))
 			continue
 		}
-		if !offline && b.groupSkipsTopic(src, t) {
-			b.log.Warn("[cloneGroupOffset], the consumer group does not subscribe the topic", zap.String("group", src), zap.String("topic", t))
+		if !offline && s.clients.skipsTopic(src, t) {
+			s.log.Warn("[cloneGroupOffset], the consumer group does not subscribe the topic", zap.String("group", src), zap.String("topic", t))
 			continue
 		}
-		b.offsets.clone(src, dest, topic)
+		s.offsets.clone(src, dest, topic)
 	}
-	return b.response(req.Cmd, remoting.Success, "")
+	return s.replyOK(req.Cmd)
 }
 
 // clone is ConsumerOffsetManager.cloneOffset: dest's offsets of topic

@@ -45,74 +45,74 @@ func connections(chans []clientChannel) []protocol.Connection {
 }
 
 // getConsumerConnectionList serves GET_CONSUMER_CONNECTION_LIST.
-func (b *Broker) getConsumerConnectionList(req *remoting.Request) *remoting.Command {
-	if resp := b.requiredFields(req.Cmd, "consumerGroup"); resp != nil {
+func (a *statsAdmin) getConsumerConnectionList(req *remoting.Request) *remoting.Command {
+	if resp := a.requireFields(req.Cmd, "consumerGroup"); resp != nil {
 		return resp
 	}
 	group := req.Cmd.ExtString("consumerGroup")
-	g, chans, ok := b.clients.group(group)
+	g, chans, ok := a.clients.group(group)
 	if !ok {
-		return b.response(req.Cmd, remoting.ConsumerNotOnline, "the consumer group["+group+"] not online")
+		return a.reply(req.Cmd, remoting.ConsumerNotOnline, "the consumer group["+group+"] not online")
 	}
 	body := protocol.ConsumerConnection{
 		ConnectionSet: connections(chans), SubscriptionTable: maps.Clone(g.subs),
 		ConsumeType: g.consumeType, MessageModel: g.messageModel, ConsumeFromWhere: g.consumeFromWhere,
 	}
-	return b.jsonResponse(req.Cmd, body.AppendJSON(nil))
+	return a.replyBody(req.Cmd, body.AppendJSON(nil))
 }
 
 // getProducerConnectionList serves GET_PRODUCER_CONNECTION_LIST.
-func (b *Broker) getProducerConnectionList(req *remoting.Request) *remoting.Command {
-	if resp := b.requiredFields(req.Cmd, "producerGroup"); resp != nil {
+func (a *statsAdmin) getProducerConnectionList(req *remoting.Request) *remoting.Command {
+	if resp := a.requireFields(req.Cmd, "producerGroup"); resp != nil {
 		return resp
 	}
 	group := req.Cmd.ExtString("producerGroup")
-	chans, ok := b.clients.producerGroup(group)
+	chans, ok := a.clients.producerGroup(group)
 	if !ok {
-		return b.response(req.Cmd, remoting.SystemError, "the producer group["+group+"] not exist")
+		return a.reply(req.Cmd, remoting.SystemError, "the producer group["+group+"] not exist")
 	}
 	body := protocol.ProducerConnection{ConnectionSet: connections(chans)}
-	return b.jsonResponse(req.Cmd, body.AppendJSON(nil))
+	return a.replyBody(req.Cmd, body.AppendJSON(nil))
 }
 
 // queryTopicConsumeByWho serves QUERY_TOPIC_CONSUME_BY_WHO.
-func (b *Broker) queryTopicConsumeByWho(req *remoting.Request) *remoting.Command {
-	if resp := b.requiredFields(req.Cmd, "topic"); resp != nil {
+func (a *statsAdmin) queryTopicConsumeByWho(req *remoting.Request) *remoting.Command {
+	if resp := a.requireFields(req.Cmd, "topic"); resp != nil {
 		return resp
 	}
 	topic := req.Cmd.ExtString("topic")
 	set := map[string]bool{}
-	for _, g := range b.clients.groupsSubscribing(topic) {
+	for _, g := range a.clients.groupsSubscribing(topic) {
 		set[g] = true
 	}
-	for group, topics := range b.offsets.wrapper().GroupTopicMap() {
+	for group, topics := range a.offsets.wrapper().GroupTopicMap() {
 		if slices.Contains(topics, topic) {
 			set[group] = true
 		}
 	}
 	list := protocol.GroupList{GroupList: slices.Collect(maps.Keys(set))}
-	return b.jsonResponse(req.Cmd, list.AppendJSON(nil))
+	return a.replyBody(req.Cmd, list.AppendJSON(nil))
 }
 
 // queryTopicsByConsumer serves the 5.x QUERY_TOPICS_BY_CONSUMER
 // (ConsumerOffsetManager.whichTopicByConsumer).
-func (b *Broker) queryTopicsByConsumer(req *remoting.Request) *remoting.Command {
-	if resp := b.requiredFields(req.Cmd, "group"); resp != nil {
+func (a *statsAdmin) queryTopicsByConsumer(req *remoting.Request) *remoting.Command {
+	if resp := a.requireFields(req.Cmd, "group"); resp != nil {
 		return resp
 	}
-	topics := b.offsets.wrapper().GroupTopicMap()[req.Cmd.ExtString("group")]
-	list := protocol.TopicList{TopicList: topics, BrokerAddr: b.brokerAddr()}
-	return b.jsonResponse(req.Cmd, list.AppendJSON(nil))
+	topics := a.offsets.wrapper().GroupTopicMap()[req.Cmd.ExtString("group")]
+	list := protocol.TopicList{TopicList: topics, BrokerAddr: a.id.brokerAddr()}
+	return a.replyBody(req.Cmd, list.AppendJSON(nil))
 }
 
 // querySubscriptionByConsumer serves the 5.x QUERY_SUBSCRIPTION_BY_CONSUMER.
-func (b *Broker) querySubscriptionByConsumer(req *remoting.Request) *remoting.Command {
-	if resp := b.requiredFields(req.Cmd, "group", "topic"); resp != nil {
+func (a *statsAdmin) querySubscriptionByConsumer(req *remoting.Request) *remoting.Command {
+	if resp := a.requireFields(req.Cmd, "group", "topic"); resp != nil {
 		return resp
 	}
 	body := protocol.QuerySubscriptionResponseBody{Group: req.Cmd.ExtString("group"), Topic: req.Cmd.ExtString("topic")}
-	if _, s, _, ok := b.clients.subscription(body.Group, body.Topic); ok {
+	if _, s, _, ok := a.clients.subscription(body.Group, body.Topic); ok {
 		body.SubscriptionData = &s
 	}
-	return b.jsonResponse(req.Cmd, body.AppendJSON(nil))
+	return a.replyBody(req.Cmd, body.AppendJSON(nil))
 }

@@ -19,41 +19,39 @@ import (
 )
 
 // getConsumeStats serves GET_CONSUME_STATS.
-func (b *Broker) getConsumeStats(req *remoting.Request) *remoting.Command {
+func (a *statsAdmin) getConsumeStats(req *remoting.Request) *remoting.Command {
 	group := req.Cmd.ExtString("consumerGroup")
 	topics := []string{req.Cmd.ExtString("topic")}
 	if topics[0] == "" {
-		topics = b.offsets.topicsOfGroup(group)
+		topics = a.offsets.topicsOfGroup(group)
 	}
-	g, _, online := b.clients.group(group)
+	brokerName := a.settings.load().Broker.BrokerName
 	stats := &protocol.ConsumeStats{OffsetTable: map[protocol.MessageQueue]protocol.OffsetWrapper{}}
 	for _, topic := range topics {
-		tc, ok := b.topics.get(topic)
+		tc, ok := a.topics.get(topic)
 		if !ok {
-			b.log.Warn("consumeStats, topic config not exist", zap.String("topic", topic))
+			a.log.Warn("consumeStats, topic config not exist", zap.String("topic", topic))
 			continue
 		}
-		if _, subscribed := g.subs[topic]; online && len(g.subs) > 0 && !subscribed {
-			b.log.Warn("consumeStats, the consumer group not subscribe this topic", zap.String("group", group), zap.String("topic", topic))
+		if a.clients.skipsTopic(group, topic) {
+			a.log.Warn("consumeStats, the consumer group not subscribe this topic", zap.String("group", group), zap.String("topic", topic))
 			continue
 		}
 		for q := range tc.ReadQueueNums {
-			stats.OffsetTable[protocol.MessageQueue{Topic: topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: q}] = b.offsetWrapper(group, topic, q)
+			stats.OffsetTable[protocol.MessageQueue{Topic: topic, BrokerName: brokerName, QueueID: q}] = a.offsetWrapper(group, topic, q)
 		}
-		stats.ConsumeTps += b.brokerStats.groupGetTps(group, topic)
+		stats.ConsumeTps += a.stats.groupGetTps(group, topic)
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.Body = stats.AppendJSON(nil, b.opts.Line)
-	return resp
+	return a.replyBody(req.Cmd, stats.AppendJSON(nil, a.line.Line))
 }
 
 // offsetWrapper is one queue's line of the stats.
-func (b *Broker) offsetWrapper(group, topic string, q int32) protocol.OffsetWrapper {
-	w := protocol.OffsetWrapper{BrokerOffset: max(b.store.MaxOffset(topic, q), 0), ConsumerOffset: max(b.offsets.query(group, topic, q), 0)}
+func (a *statsAdmin) offsetWrapper(group, topic string, q int32) protocol.OffsetWrapper {
+	w := protocol.OffsetWrapper{BrokerOffset: max(a.store.MaxOffset(topic, q), 0), ConsumerOffset: max(a.offsets.query(group, topic, q), 0)}
 	// 5.x: in flight is pullOffset - consumerOffset, never below 0
-	w.PullOffset = max(w.ConsumerOffset, b.offsets.queryPull(group, topic, q))
+	w.PullOffset = max(w.ConsumerOffset, a.offsets.queryPull(group, topic, q))
 	if w.ConsumerOffset > 0 {
-		if ts := b.store.StoreTimeAt(topic, q, w.ConsumerOffset-1); ts > 0 {
+		if ts := a.store.StoreTimeAt(topic, q, w.ConsumerOffset-1); ts > 0 {
 			w.LastTimestamp = ts
 		}
 	}

@@ -43,13 +43,23 @@ import (
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
+// groupAdmin serves the subscription-group codes.
+type groupAdmin struct {
+	replier
+	line     line
+	log      *zap.Logger
+	settings *liveSettings
+	groups   *groupTable
+	offsets  *offsetTable
+}
+
 // slaveModifyRemark is validateSlave's remark.
 const slaveModifyRemark = "Can't modify topic or subscription group from slave broker, please execute it from master broker."
 
 // refuseOnSlave is 4.x validateSlave: the answer for a SLAVE, else nil.
-func (b *Broker) refuseOnSlave(cmd *remoting.Command) *remoting.Command {
-	if b.opts.Line < protocol.Line5 && b.opts.Configs.Store.BrokerRole == conf.Slave {
-		return b.response(cmd, remoting.SystemError, slaveModifyRemark)
+func (a *groupAdmin) refuseOnSlave(cmd *remoting.Command) *remoting.Command {
+	if a.line.slaveRefusesGroupChanges() && a.settings.load().Store.BrokerRole == conf.Slave {
+		return a.reply(cmd, remoting.SystemError, slaveModifyRemark)
 	}
 	return nil
 }
@@ -59,106 +69,102 @@ func (b *Broker) refuseOnSlave(cmd *remoting.Command) *remoting.Command {
 const nullPointerRemark = "java.lang.NullPointerException"
 
 // updateAndCreateSubscriptionGroup serves UPDATE_AND_CREATE_SUBSCRIPTIONGROUP.
-func (b *Broker) updateAndCreateSubscriptionGroup(req *remoting.Request) *remoting.Command {
+func (a *groupAdmin) updateAndCreateSubscriptionGroup(req *remoting.Request) *remoting.Command {
 	cmd := req.Cmd
-	if resp := b.refuseOnSlave(cmd); resp != nil {
+	if resp := a.refuseOnSlave(cmd); resp != nil {
 		return resp
 	}
-	b.log.Info("updateAndCreateSubscriptionGroup called", zap.String("client", req.Ch.RemoteAddr()))
+	a.log.Info("updateAndCreateSubscriptionGroup called", zap.String("client", req.Ch.RemoteAddr()))
 	if len(cmd.Body) == 0 || string(cmd.Body) == "null" {
-		if b.opts.Line >= protocol.Line5 {
-			return b.response(cmd, remoting.SystemError, nullPointerRemark)
+		if a.line.refusesEmptyGroupBody() {
+			return a.reply(cmd, remoting.SystemError, nullPointerRemark)
 		}
-		return b.response(cmd, remoting.Success, "")
+		return a.replyOK(cmd)
 	}
 	c, err := protocol.DecodeSubscriptionGroupConfig(cmd.Body)
 	if err != nil {
-		return b.response(cmd, remoting.SystemError, err.Error())
+		return a.reply(cmd, remoting.SystemError, err.Error())
 	}
-	return b.putGroups(cmd, []protocol.SubscriptionGroupConfig{c})
+	return a.putGroups(cmd, []protocol.SubscriptionGroupConfig{c})
 }
 
 // updateAndCreateSubscriptionGroupList serves the 5.x
 // UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST.
-func (b *Broker) updateAndCreateSubscriptionGroupList(req *remoting.Request) *remoting.Command {
+func (a *groupAdmin) updateAndCreateSubscriptionGroupList(req *remoting.Request) *remoting.Command {
 	cmd := req.Cmd
 	if len(cmd.Body) == 0 {
-		return b.response(cmd, remoting.SystemError, nullPointerRemark)
+		return a.reply(cmd, remoting.SystemError, nullPointerRemark)
 	}
 	l, err := protocol.DecodeSubscriptionGroupList(cmd.Body)
 	if err != nil {
-		return b.response(cmd, remoting.SystemError, err.Error())
+		return a.reply(cmd, remoting.SystemError, err.Error())
 	}
 	if l.GroupConfigList == nil {
-		return b.response(cmd, remoting.SystemError, nullPointerRemark)
+		return a.reply(cmd, remoting.SystemError, nullPointerRemark)
 	}
 	names := make([]string, len(l.GroupConfigList))
 	for i, c := range l.GroupConfigList {
 		names[i] = c.GroupName
 	}
-	b.log.Info("updateAndCreateSubscriptionGroupList called", zap.Strings("groups", names), zap.String("client", req.Ch.RemoteAddr()))
-	return b.putGroups(cmd, l.GroupConfigList)
+	a.log.Info("updateAndCreateSubscriptionGroupList called", zap.Strings("groups", names), zap.String("client", req.Ch.RemoteAddr()))
+	return a.putGroups(cmd, l.GroupConfigList)
 }
 
 // putGroups is updateSubscriptionGroupConfigWithoutPersist for each config
 // in turn, then one write of the table: SUCCESS, or SYSTEM_ERROR for the
 // first config whose 5.x attributes are refused (the ones before it are
 // kept).
-func (b *Broker) putGroups(cmd *remoting.Command, configs []protocol.SubscriptionGroupConfig) *remoting.Command {
+func (a *groupAdmin) putGroups(cmd *remoting.Command, configs []protocol.SubscriptionGroupConfig) *remoting.Command {
 	ok := make([]protocol.SubscriptionGroupConfig, 0, len(configs))
 	for _, c := range configs {
-		if b.opts.Line >= protocol.Line5 {
-			old, exists := b.groups.get(c.GroupName)
+		if a.line.hasAttributes() {
+			old, exists := a.groups.get(c.GroupName)
 			var err error
 			if c.Attributes, err = alterAttributes(!exists, groupAttributes, old.Attributes, c.Attributes); err != nil {
-				b.groups.put(ok...)
-				return b.response(cmd, remoting.SystemError, "java.lang.RuntimeException: "+err.Error())
+				a.groups.put(ok...)
+				return a.reply(cmd, remoting.SystemError, "java.lang.RuntimeException: "+err.Error())
 			}
 		}
 		ok = append(ok, c)
 	}
-	b.groups.put(ok...)
-	return b.response(cmd, remoting.Success, "")
+	a.groups.put(ok...)
+	return a.replyOK(cmd)
 }
 
 // getAllSubscriptionGroup serves GET_ALL_SUBSCRIPTIONGROUP_CONFIG.
-func (b *Broker) getAllSubscriptionGroup(req *remoting.Request) *remoting.Command {
-	return b.jsonResponse(req.Cmd, b.groups.wrapper().AppendJSON(nil, b.opts.Line))
+func (a *groupAdmin) getAllSubscriptionGroup(req *remoting.Request) *remoting.Command {
+	return a.replyBody(req.Cmd, a.groups.wrapper().AppendJSON(nil, a.line.Line))
 }
 
 // deleteSubscriptionGroup serves DELETE_SUBSCRIPTIONGROUP.
-func (b *Broker) deleteSubscriptionGroup(req *remoting.Request) *remoting.Command {
+func (a *groupAdmin) deleteSubscriptionGroup(req *remoting.Request) *remoting.Command {
 	cmd := req.Cmd
-	if resp := b.refuseOnSlave(cmd); resp != nil {
+	if resp := a.refuseOnSlave(cmd); resp != nil {
 		return resp
 	}
-	if resp := b.requiredFields(cmd, "groupName"); resp != nil {
+	if resp := a.requireFields(cmd, "groupName"); resp != nil {
 		return resp
 	}
 	group := cmd.ExtString("groupName")
-	b.log.Info("deleteSubscriptionGroup called", zap.String("group", group), zap.String("client", req.Ch.RemoteAddr()))
-	if !b.groups.remove(group) {
-		b.log.Warn("delete subscription group failed, subscription groupName not exist", zap.String("group", group))
+	a.log.Info("deleteSubscriptionGroup called", zap.String("group", group), zap.String("client", req.Ch.RemoteAddr()))
+	if !a.groups.remove(group) {
+		a.log.Warn("delete subscription group failed, subscription groupName not exist", zap.String("group", group))
 	}
-	flag := "removeOffset"
-	if b.opts.Line >= protocol.Line5 {
-		flag = "cleanOffset"
+	if cmd.ExtBool(a.line.groupDeleteOffsetFlag()) {
+		a.offsets.removeGroup(group, "")
+		a.log.Warn("clean group offset", zap.String("group", group))
 	}
-	if cmd.ExtBool(flag) {
-		b.offsets.removeGroup(group, "")
-		b.log.Warn("clean group offset", zap.String("group", group))
-	}
-	return b.response(cmd, remoting.Success, "")
+	return a.replyOK(cmd)
 }
 
 // getSubscriptionGroup serves the 5.x GET_SUBSCRIPTIONGROUP_CONFIG.
-func (b *Broker) getSubscriptionGroup(req *remoting.Request) *remoting.Command {
-	if resp := b.requiredFields(req.Cmd, "group"); resp != nil {
+func (a *groupAdmin) getSubscriptionGroup(req *remoting.Request) *remoting.Command {
+	if resp := a.requireFields(req.Cmd, "group"); resp != nil {
 		return resp
 	}
-	c, ok := b.groups.find(req.Cmd.ExtString("group"))
+	c, ok := a.groups.find(req.Cmd.ExtString("group"))
 	if !ok {
-		return b.response(req.Cmd, remoting.SubscriptionGroupNotExist, "No group in this broker")
+		return a.reply(req.Cmd, remoting.SubscriptionGroupNotExist, "No group in this broker")
 	}
-	return b.jsonResponse(req.Cmd, c.AppendJSON(nil, b.opts.Line))
+	return a.replyBody(req.Cmd, c.AppendJSON(nil, a.line.Line))
 }

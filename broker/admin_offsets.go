@@ -22,44 +22,42 @@ import (
 )
 
 // getTopicStatsInfo serves GET_TOPIC_STATS_INFO.
-func (b *Broker) getTopicStatsInfo(req *remoting.Request) *remoting.Command {
-	if resp := b.requiredFields(req.Cmd, "topic"); resp != nil {
+func (a *statsAdmin) getTopicStatsInfo(req *remoting.Request) *remoting.Command {
+	if resp := a.requireFields(req.Cmd, "topic"); resp != nil {
 		return resp
 	}
 	topic := req.Cmd.ExtString("topic")
-	tc, ok := b.topics.get(topic)
+	tc, ok := a.topics.get(topic)
 	if !ok {
-		return b.response(req.Cmd, remoting.TopicNotExist, "topic["+topic+"] not exist")
+		return a.reply(req.Cmd, remoting.TopicNotExist, "topic["+topic+"] not exist")
 	}
-	queues := tc.WriteQueueNums
-	if b.opts.Line >= protocol.Line5 {
-		queues = max(tc.WriteQueueNums, tc.ReadQueueNums)
-	}
+	queues := a.line.statsQueueCount(tc.ReadQueueNums, tc.WriteQueueNums)
+	brokerName := a.settings.load().Broker.BrokerName
 	stats := protocol.TopicStatsTable{OffsetTable: make(map[protocol.MessageQueue]protocol.TopicOffset, queues)}
 	for q := range queues {
-		mq := protocol.MessageQueue{Topic: topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: q}
-		stats.OffsetTable[mq] = b.topicOffset(topic, q)
+		mq := protocol.MessageQueue{Topic: topic, BrokerName: brokerName, QueueID: q}
+		stats.OffsetTable[mq] = a.topicOffset(topic, q)
 	}
-	return b.jsonResponse(req.Cmd, stats.AppendJSON(nil, b.opts.Line))
+	return a.replyBody(req.Cmd, stats.AppendJSON(nil, a.line.Line))
 }
 
 // topicOffset is one queue's line of the topic stats.
-func (b *Broker) topicOffset(topic string, q int32) protocol.TopicOffset {
-	o := protocol.TopicOffset{MinOffset: max(b.store.MinOffset(topic, q), 0), MaxOffset: max(b.store.MaxOffset(topic, q), 0)}
+func (a *statsAdmin) topicOffset(topic string, q int32) protocol.TopicOffset {
+	o := protocol.TopicOffset{MinOffset: max(a.store.MinOffset(topic, q), 0), MaxOffset: max(a.store.MaxOffset(topic, q), 0)}
 	if o.MaxOffset > 0 {
-		o.LastUpdateTimestamp = b.store.StoreTimeAt(topic, q, o.MaxOffset-1)
+		o.LastUpdateTimestamp = a.store.StoreTimeAt(topic, q, o.MaxOffset-1)
 	}
 	return o
 }
 
 // getAllConsumerOffset serves GET_ALL_CONSUMER_OFFSET.
-func (b *Broker) getAllConsumerOffset(req *remoting.Request) *remoting.Command {
-	return b.jsonResponse(req.Cmd, b.offsets.wrapper().AppendJSON(nil, b.opts.Line))
+func (a *statsAdmin) getAllConsumerOffset(req *remoting.Request) *remoting.Command {
+	return a.replyBody(req.Cmd, a.offsets.wrapper().AppendJSON(nil, a.line.Line))
 }
 
 // getAllDelayOffset serves GET_ALL_DELAY_OFFSET.
-func (b *Broker) getAllDelayOffset(req *remoting.Request) *remoting.Command {
-	return b.jsonResponse(req.Cmd, b.schedule.wrapper().AppendJSON(nil, b.opts.Line))
+func (a *statsAdmin) getAllDelayOffset(req *remoting.Request) *remoting.Command {
+	return a.replyBody(req.Cmd, a.schedule.wrapper().AppendJSON(nil, a.line.Line))
 }
 
 // wrapper returns a copy of the delivery progress with its version, as

@@ -71,7 +71,7 @@ func TestSubscriptionGroupIsCreatedListedReplacedAndDeleted(t *testing.T) {
 
 	createGroup(t, c, b, "G1", 7)
 	assert.Equal(t, int32(7), allGroups(t, c, b).SubscriptionGroupTable["G1"].RetryMaxTimes)
-	data, err := os.ReadFile(filepath.Join(b.opts.Configs.Store.StorePathRootDir, "config", "subscriptionGroup.json"))
+	data, err := os.ReadFile(filepath.Join(b.settings.load().Store.StorePathRootDir, "config", "subscriptionGroup.json"))
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"retryMaxTimes":7`)
 
@@ -196,7 +196,7 @@ func TestLine5SubscriptionGroupListCreatesAndReplacesEveryGroup(t *testing.T) {
 	assert.False(t, w.SubscriptionGroupTable["GL2"].ConsumeBroadcastEnable)
 	assert.Equal(t, map[string]string{}, w.SubscriptionGroupTable["GL2"].Attributes)
 	assert.Equal(t, before.Counter+2, w.DataVersion.Counter, "the version moves once per config")
-	data, err := os.ReadFile(filepath.Join(b.opts.Configs.Store.StorePathRootDir, "config", "subscriptionGroup.json"))
+	data, err := os.ReadFile(filepath.Join(b.settings.load().Store.StorePathRootDir, "config", "subscriptionGroup.json"))
 	require.NoError(t, err)
 	onDisk, err := protocol.DecodeSubscriptionGroupWrapper(data)
 	require.NoError(t, err)
@@ -337,7 +337,7 @@ func TestLine5TopicsAndSubscriptionByConsumer(t *testing.T) {
 
 	resp := invoke(t, c, b.Addr(), remoting.NewRequest(remoting.QueryTopicsByConsumer, map[string]string{"group": "G"}))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
-	assert.Equal(t, `{"brokerAddr":"`+b.brokerAddr()+`","topicList":["TA","TB"]}`, string(resp.Body))
+	assert.Equal(t, `{"brokerAddr":"`+b.id.brokerAddr()+`","topicList":["TA","TB"]}`, string(resp.Body))
 
 	resp = invoke(t, c, b.Addr(), remoting.NewRequest(remoting.QuerySubscriptionByConsumer, map[string]string{"group": "G", "topic": "TA"}))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
@@ -456,7 +456,7 @@ func TestBrokerConfigIsReadUpdatedAndWrittenBack(t *testing.T) {
 	assert.Equal(t, "4", props["brokerPermission"])
 	assert.Equal(t, "changed", props["myOwnKey"])
 	assert.Regexp(t, `^\{"counter":1,`, resp.ExtString("version"))
-	b.config.View(func() { assert.Equal(t, int32(4), b.opts.Configs.Broker.BrokerPermission) })
+	assert.Equal(t, int32(4), b.settings.load().Broker.BrokerPermission, "the running broker reads the new value")
 	eventually(t, func() bool { return ns.lastTopics()[TopicSelfTest].Perm == 4 }, "registration with perm 4")
 
 	written, err := conf.LoadPropertiesFile(path)

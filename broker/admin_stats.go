@@ -24,78 +24,83 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
-// statsHandlers are the statistics and remaining admin codes (issue 6),
-// all served on the admin pool.
-func (b *Broker) statsHandlers() map[remoting.RequestCode]remoting.Handler {
-	return map[remoting.RequestCode]remoting.Handler{
-		remoting.ViewBrokerStatsData:             b.viewBrokerStatsData,
-		remoting.GetBrokerConsumeStats:           b.getBrokerConsumeStats,
-		remoting.QueryConsumeTimeSpan:            b.queryConsumeTimeSpan,
-		remoting.CloneGroupOffset:                b.cloneGroupOffset,
-		remoting.CleanExpiredConsumequeue:        b.cleanExpiredConsumeQueue,
-		remoting.CleanUnusedTopic:                b.cleanUnusedTopic,
-		remoting.InvokeBrokerToGetConsumerStatus: b.getConsumerStatus,
-	}
+// statsAdmin serves the codes mqadmin and the dashboard read a broker's
+// state with: these statistics, consume stats (admin_consumer.go), topic
+// stats and the offset documents (admin_offsets.go), consume time spans
+// (admin_time_span.go) and client connections (admin_connections.go).
+type statsAdmin struct {
+	replier
+	line     line
+	log      *zap.Logger
+	now      func() time.Time
+	settings *liveSettings
+	id       *identity
+	store    statsStore
+	topics   *topicTable
+	groups   *groupTable
+	offsets  *offsetTable
+	clients  *clientTable
+	schedule *scheduleService
+	stats    *brokerStats
+}
+
+// statsStore is what the statistics read of the store: queue bounds and
+// store times.
+type statsStore interface {
+	queueBounds
+	queueTimes
 }
 
 // viewBrokerStatsData serves VIEW_BROKER_STATS_DATA.
-func (b *Broker) viewBrokerStatsData(req *remoting.Request) *remoting.Command {
+func (a *statsAdmin) viewBrokerStatsData(req *remoting.Request) *remoting.Command {
 	name, key := req.Cmd.ExtString("statsName"), req.Cmd.ExtString("statsKey")
-	it := b.brokerStats.item(name, key)
+	it := a.stats.item(name, key)
 	if it == nil {
-		return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("The stats <%s> <%s> not exist", name, key))
+		return a.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("The stats <%s> <%s> not exist", name, key))
 	}
 	data := it.data()
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.Body = data.AppendJSON(nil)
-	return resp
+	return a.replyBody(req.Cmd, data.AppendJSON(nil))
 }
 
 // getBrokerConsumeStats serves GET_BROKER_CONSUME_STATS.
-func (b *Broker) getBrokerConsumeStats(req *remoting.Request) *remoting.Command {
+func (a *statsAdmin) getBrokerConsumeStats(req *remoting.Request) *remoting.Command {
 	onlyOrder := req.Cmd.ExtBool("isOrder")
-	groups, _ := b.groups.snapshot()
-	list := protocol.ConsumeStatsList{BrokerAddr: b.brokerAddr()}
+	groups, _ := a.groups.snapshot()
+	list := protocol.ConsumeStatsList{BrokerAddr: a.id.brokerAddr()}
 	for _, group := range slices.Sorted(maps.Keys(groups)) {
 		entry := protocol.GroupConsumeStats{Group: group, Stats: []protocol.ConsumeStats{}}
-		for _, topic := range b.offsets.topicsOfGroup(group) {
-			tc, ok := b.topics.get(topic)
-			if !ok || (onlyOrder && !tc.Order) || b.groupSkipsTopic(group, topic) {
+		for _, topic := range a.offsets.topicsOfGroup(group) {
+			tc, ok := a.topics.get(topic)
+			if !ok || (onlyOrder && !tc.Order) || a.clients.skipsTopic(group, topic) {
 				continue
 			}
-			stats := b.groupTopicStats(group, topic, tc.WriteQueueNums)
+			stats := a.groupTopicStats(group, topic, tc.WriteQueueNums)
 			list.TotalDiff += stats.TotalDiff()
 			list.TotalInflightDiff += stats.InflightDiff()
 			entry.Stats = append(entry.Stats, stats)
 		}
 		list.Groups = append(list.Groups, entry)
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.Body = list.AppendJSON(nil, b.opts.Line)
-	return resp
-}
-
-// groupSkipsTopic is the "consumer group does not subscribe this topic"
-// rule: the group is online with subscriptions, none of them the topic.
-func (b *Broker) groupSkipsTopic(group, topic string) bool {
-	g, _, online := b.clients.group(group)
-	_, subscribed := g.subs[topic]
-	return online && len(g.subs) > 0 && !subscribed
+	return a.replyBody(req.Cmd, list.AppendJSON(nil, a.line.Line))
 }
 
 // groupTopicStats is a group's ConsumeStats on the first queues of a
 // topic.
-func (b *Broker) groupTopicStats(group, topic string, queues int32) protocol.ConsumeStats {
+func (a *statsAdmin) groupTopicStats(group, topic string, queues int32) protocol.ConsumeStats {
 	stats := protocol.ConsumeStats{OffsetTable: make(map[protocol.MessageQueue]protocol.OffsetWrapper, queues)}
+	brokerName := a.settings.load().Broker.BrokerName
 	for q := range queues {
-		mq := protocol.MessageQueue{Topic: topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: q}
-		stats.OffsetTable[mq] = b.offsetWrapper(group, topic, q)
+		mq := protocol.MessageQueue{Topic: topic, BrokerName: brokerName, QueueID: q}
+		stats.OffsetTable[mq] = a.offsetWrapper(group, topic, q)
 	}
-	stats.ConsumeTps = b.brokerStats.groupGetTps(group, topic)
+	stats.ConsumeTps = a.stats.groupGetTps(group, topic)
 	return stats
 }

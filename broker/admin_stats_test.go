@@ -62,7 +62,7 @@ func TestBrokerConsumeStatsListsEveryGroup(t *testing.T) {
 	resp := invoke(t, c, b.Addr(), remoting.NewRequest(remoting.GetBrokerConsumeStats, map[string]string{"isOrder": "false"}))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
 	body := string(resp.Body)
-	assert.True(t, strings.HasPrefix(body, `{"brokerAddr":"`+b.brokerAddr()+`","consumeStatsList":[`), body)
+	assert.True(t, strings.HasPrefix(body, `{"brokerAddr":"`+b.id.brokerAddr()+`","consumeStatsList":[`), body)
 	assert.Contains(t, body, `{"GB":[{"consumeTps":`)
 	assert.Contains(t, body, `{"brokerName":"broker-t","queueId":0,"topic":"TB"}:{"brokerOffset":2,"consumerOffset":1,"lastTimestamp":`)
 	assert.Contains(t, body, `{"brokerName":"broker-t","queueId":3,"topic":"TB"}:{"brokerOffset":0,"consumerOffset":0,"lastTimestamp":0}`)

@@ -17,36 +17,34 @@ import (
 )
 
 // queryConsumeTimeSpan serves QUERY_CONSUME_TIME_SPAN.
-func (b *Broker) queryConsumeTimeSpan(req *remoting.Request) *remoting.Command {
+func (a *statsAdmin) queryConsumeTimeSpan(req *remoting.Request) *remoting.Command {
 	topic, group := req.Cmd.ExtString("topic"), req.Cmd.ExtString("group")
-	tc, ok := b.topics.get(topic)
+	tc, ok := a.topics.get(topic)
 	if !ok {
-		return b.response(req.Cmd, remoting.TopicNotExist, "topic["+topic+"] not exist")
+		return a.reply(req.Cmd, remoting.TopicNotExist, "topic["+topic+"] not exist")
 	}
 	body := protocol.QueryConsumeTimeSpanBody{Spans: make([]protocol.QueueTimeSpan, 0, tc.WriteQueueNums)}
 	for q := range tc.WriteQueueNums {
-		body.Spans = append(body.Spans, b.queueTimeSpan(topic, group, q))
+		body.Spans = append(body.Spans, a.queueTimeSpan(topic, group, q))
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.Body = body.AppendJSON(nil)
-	return resp
+	return a.replyBody(req.Cmd, body.AppendJSON(nil))
 }
 
 // queueTimeSpan is one queue's line.
-func (b *Broker) queueTimeSpan(topic, group string, q int32) protocol.QueueTimeSpan {
+func (a *statsAdmin) queueTimeSpan(topic, group string, q int32) protocol.QueueTimeSpan {
 	s := protocol.QueueTimeSpan{
-		Queue:        protocol.MessageQueue{Topic: topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: q},
-		MinTimeStamp: b.store.EarliestMessageTime(topic, q),
+		Queue:        protocol.MessageQueue{Topic: topic, BrokerName: a.settings.load().Broker.BrokerName, QueueID: q},
+		MinTimeStamp: a.store.EarliestMessageTime(topic, q),
 	}
-	maxOffset := b.store.MaxOffset(topic, q)
-	s.MaxTimeStamp = b.store.StoreTimeAt(topic, q, maxOffset-1)
-	consumed := b.offsets.query(group, topic, q)
+	maxOffset := a.store.MaxOffset(topic, q)
+	s.MaxTimeStamp = a.store.StoreTimeAt(topic, q, maxOffset-1)
+	consumed := a.offsets.query(group, topic, q)
 	s.ConsumedAt = s.MinTimeStamp
 	if consumed > 0 {
-		s.ConsumedAt = b.store.StoreTimeAt(topic, q, consumed-1)
+		s.ConsumedAt = a.store.StoreTimeAt(topic, q, consumed-1)
 	}
 	if consumed < maxOffset {
-		s.DelayTime = b.now().UnixMilli() - b.store.StoreTimeAt(topic, q, consumed)
+		s.DelayTime = a.now().UnixMilli() - a.store.StoreTimeAt(topic, q, consumed)
 	}
 	return s
 }

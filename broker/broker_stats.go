@@ -29,7 +29,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/store"
 )
 
@@ -188,8 +187,8 @@ func (s *brokerStats) loop(stop <-chan struct{}) {
 
 // firstTopic is the topic a handed-back message was first sent to: its
 // RETRY_TOPIC property, or its topic.
-func firstTopic(rec *store.Record, line protocol.Line) string {
-	if t, ok := parseProps(string(rec.Properties), line).get(propRetryTopic); ok {
+func firstTopic(rec *store.Record) string {
+	if t, ok := rec.Property(propRetryTopic); ok {
 		return t
 	}
 	return rec.Topic

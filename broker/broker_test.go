@@ -250,7 +250,7 @@ func TestHeartbeatOfAClosedConnectionRegistersNothing(t *testing.T) {
 	late := heartbeatData{ClientID: "c1", ConsumerDataSet: []consumerData{{GroupName: "G8"}}, ProducerDataSet: []protocol.ProducerData{{GroupName: "P8"}}}
 	body, err := jsonAPI.Marshal(late)
 	require.NoError(t, err)
-	b.heartbeat(&remoting.Request{Ch: dead.ch, Cmd: withBody(remoting.NewRequest(remoting.HeartBeat, nil), body)})
+	b.handlers.clients.heartbeat(&remoting.Request{Ch: dead.ch, Cmd: withBody(remoting.NewRequest(remoting.HeartBeat, nil), body)})
 	assert.Empty(t, b.clients.consumerIDs("G8"), "no consumer on a closed connection")
 	b.clients.mu.RLock()
 	defer b.clients.mu.RUnlock()

@@ -25,6 +25,8 @@ import (
 	"maps"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -32,44 +34,55 @@ import (
 // callConsumerTimeout is Broker2Client.callClient's 10 s.
 const callConsumerTimeout = 10 * time.Second
 
-// callConsumerHandlers are the admin codes answered by a consumer.
-func (b *Broker) callConsumerHandlers() map[remoting.RequestCode]remoting.Handler {
-	return map[remoting.RequestCode]remoting.Handler{
-		remoting.GetConsumerRunningInfo: func(req *remoting.Request) *remoting.Command {
-			return b.callConsumer(req, remoting.GetConsumerRunningInfo, req.Cmd.Body)
-		},
-		remoting.ConsumeMessageDirectly: b.consumeMessageDirectly,
-	}
+// consumerCalls serves the admin codes a consumer answers: the broker
+// asks the consumer's connection and relays its answer (these, and
+// INVOKE_BROKER_TO_GET_CONSUMER_STATUS in consumer_status.go).
+type consumerCalls struct {
+	replier
+	log      *zap.Logger
+	settings *liveSettings
+	clients  *clientTable
+	records  recordReader
+}
+
+// recordReader reads a stored record's bytes at a commitlog offset.
+type recordReader interface {
+	ReadRecord(offset int64) (data []byte, release func(), ok bool)
+}
+
+// getConsumerRunningInfo serves GET_CONSUMER_RUNNING_INFO.
+func (c *consumerCalls) getConsumerRunningInfo(req *remoting.Request) *remoting.Command {
+	return c.callConsumer(req, remoting.GetConsumerRunningInfo, req.Cmd.Body)
 }
 
 // consumeMessageDirectly serves CONSUME_MESSAGE_DIRECTLY.
-func (b *Broker) consumeMessageDirectly(req *remoting.Request) *remoting.Command {
-	req.Cmd.SetExt("brokerName", b.opts.Configs.Broker.BrokerName)
+func (c *consumerCalls) consumeMessageDirectly(req *remoting.Request) *remoting.Command {
+	req.Cmd.SetExt("brokerName", c.settings.load().Broker.BrokerName)
 	var body []byte
 	if _, off, err := store.DecodeMessageID(req.Cmd.ExtString("msgId")); err == nil {
-		if data, release, ok := b.store.ReadRecord(off); ok {
+		if data, release, ok := c.records.ReadRecord(off); ok {
 			body = append([]byte(nil), data...)
 			release()
 		}
 	}
-	return b.callConsumer(req, remoting.ConsumeMessageDirectly, body)
+	return c.callConsumer(req, remoting.ConsumeMessageDirectly, body)
 }
 
 // callConsumer forwards a request to a consumer and returns its answer.
-func (b *Broker) callConsumer(req *remoting.Request, code remoting.RequestCode, body []byte) *remoting.Command {
+func (c *consumerCalls) callConsumer(req *remoting.Request, code remoting.RequestCode, body []byte) *remoting.Command {
 	group, clientID := req.Cmd.ExtString("consumerGroup"), req.Cmd.ExtString("clientId")
-	ch := b.clients.consumerChannel(group, clientID)
+	ch := c.clients.consumerChannel(group, clientID)
 	if ch == nil {
-		return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("The Consumer <%s> <%s> not online", group, clientID))
+		return c.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("The Consumer <%s> <%s> not online", group, clientID))
 	}
 	fwd := remoting.NewRequest(code, maps.Clone(req.Cmd.ExtFields))
 	fwd.Body = body
 	answer, err := ch.InvokeTimeout(fwd, callConsumerTimeout)
 	switch {
 	case errors.Is(err, remoting.ErrCallTimeout):
-		return b.response(req.Cmd, remoting.ConsumeMsgTimeout, fmt.Sprintf("consumer <%s> <%s> Timeout: %v", group, clientID, err))
+		return c.reply(req.Cmd, remoting.ConsumeMsgTimeout, fmt.Sprintf("consumer <%s> <%s> Timeout: %v", group, clientID, err))
 	case err != nil:
-		return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("invoke consumer <%s> <%s> Exception: %v", group, clientID, err))
+		return c.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("invoke consumer <%s> <%s> Exception: %v", group, clientID, err))
 	}
 	answer.Opaque = req.Cmd.Opaque
 	return answer

@@ -6,9 +6,9 @@ import (
 	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
-// jsonAPI decodes request bodies (fastjson output is plain JSON for these)
-// and encodes the small response bodies whose field order Java does not
-// depend on.
+// jsonAPI encodes the small response bodies whose field order Java does
+// not depend on. Request bodies are read with protocol's decoders (the
+// fastjson-compatible reader), never with this.
 var jsonAPI = jsoniter.ConfigCompatibleWithStandardLibrary
 
 // Message models, consume types and where a new consumer starts: the

@@ -43,15 +43,22 @@ type consumerGroup struct {
 // clientTable is ConsumerManager and ProducerManager: who is connected,
 // in which groups, subscribing to what. One lock guards both tables.
 type clientTable struct {
-	b *Broker
+	log *zap.Logger
+	now func() time.Time
+	// notify tells the connections left in a group that its members
+	// changed; gone drops what a group that lost its last connection
+	// leaves behind (its filters).
+	notify func(group string, chans []*remoting.Channel)
+	gone   func(group string)
 
 	mu        sync.RWMutex
 	consumers map[string]*consumerGroup
 	producers map[string]map[*remoting.Channel]*clientChannel
 }
 
-func newClientTable(b *Broker) *clientTable {
-	return &clientTable{b: b, consumers: map[string]*consumerGroup{}, producers: map[string]map[*remoting.Channel]*clientChannel{}}
+func newClientTable(log *zap.Logger, now func() time.Time, notify func(string, []*remoting.Channel), gone func(string)) *clientTable {
+	return &clientTable{log: log, now: now, notify: notify, gone: gone,
+		consumers: map[string]*consumerGroup{}, producers: map[string]map[*remoting.Channel]*clientChannel{}}
 }
 
 // registerConsumer is ConsumerManager.registerConsumer. It reports
@@ -74,7 +81,7 @@ func (t *clientTable) registerConsumer(cd *consumerData, info clientChannel) (ch
 	g.lastUpdate = info.lastUpdate
 	if old, ok := g.channels[info.ch]; ok {
 		if old.clientID != info.clientID {
-			t.b.log.Error("ConsumerGroupInfo: consumer channel exists in broker, but clientId is not equal",
+			t.log.Error("ConsumerGroupInfo: consumer channel exists in broker, but clientId is not equal",
 				zap.String("group", g.name), zap.String("old", old.clientID), zap.String("new", info.clientID))
 		}
 		old.lastUpdate = info.lastUpdate
@@ -82,7 +89,7 @@ func (t *clientTable) registerConsumer(cd *consumerData, info clientChannel) (ch
 		c := info
 		g.channels[info.ch] = &c
 		changed = true
-		t.b.log.Info("new consumer connected", zap.String("group", g.name), zap.String("clientId", info.clientID), zap.String("remote", info.ch.RemoteAddr()))
+		t.log.Info("new consumer connected", zap.String("group", g.name), zap.String("clientId", info.clientID), zap.String("remote", info.ch.RemoteAddr()))
 	}
 	if g.updateSubscriptions(cd.SubscriptionDataSet) {
 		changed = true
@@ -183,7 +190,7 @@ func (t *clientTable) unregisterConsumer(group string, ch *remoting.Channel) (le
 	delete(g.channels, ch)
 	if len(g.channels) == 0 {
 		delete(t.consumers, group)
-		t.b.log.Info("unregister consumer ok, no any connection, and remove consumer group", zap.String("group", group))
+		t.log.Info("unregister consumer ok, no any connection, and remove consumer group", zap.String("group", group))
 		return nil, true
 	}
 	return slices.Collect(maps.Keys(g.channels)), false
@@ -210,7 +217,7 @@ func (t *clientTable) unregisterProducer(group string, ch *remoting.Channel) {
 func (t *clientTable) channelClosed(ch *remoting.Channel) {
 	go func() {
 		for _, group := range t.removeChannel(ch, "close") {
-			t.b.filters.unregister(group)
+			t.gone(group)
 		}
 	}()
 }
@@ -226,7 +233,7 @@ func (t *clientTable) removeChannel(ch *remoting.Channel, why string) (gone []st
 			continue
 		}
 		delete(g.channels, ch)
-		t.b.log.Info("consumer channel removed", zap.String("why", why), zap.String("group", name), zap.String("remote", ch.RemoteAddr()))
+		t.log.Info("consumer channel removed", zap.String("why", why), zap.String("group", name), zap.String("remote", ch.RemoteAddr()))
 		if len(g.channels) == 0 {
 			delete(t.consumers, name)
 			gone = append(gone, name)
@@ -243,7 +250,7 @@ func (t *clientTable) removeChannel(ch *remoting.Channel, why string) (gone []st
 	}
 	t.mu.Unlock()
 	for i, group := range groups {
-		t.b.notifyConsumerIdsChanged(group, notify[i])
+		t.notify(group, notify[i])
 	}
 	return gone
 }
@@ -254,7 +261,7 @@ func (t *clientTable) removeChannel(ch *remoting.Channel, why string) (gone []st
 // UNREGISTER event, and the close that follows finds it gone.
 func (t *clientTable) expiryLoop(stop <-chan struct{}) {
 	runEvery(stop, expiryScan, func() {
-		for _, ch := range t.expired(t.b.now()) {
+		for _, ch := range t.expired(t.now()) {
 			t.removeChannel(ch, "expired")
 			_ = ch.Close()
 		}
@@ -361,4 +368,18 @@ func (t *clientTable) groupsSubscribing(topic string) []string {
 		}
 	}
 	return out
+}
+
+// skipsTopic is the "consumer group does not subscribe this topic" rule
+// of the admin codes: the group is online with subscriptions, none of them
+// the topic.
+func (t *clientTable) skipsTopic(group, topic string) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	g, online := t.consumers[group]
+	if !online || len(g.subs) == 0 {
+		return false
+	}
+	_, subscribed := g.subs[topic]
+	return !subscribed
 }

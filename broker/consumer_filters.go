@@ -43,7 +43,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/sql92"
@@ -75,11 +74,11 @@ func (f *compiledFilter) revised(change func(d *protocol.ConsumerFilterData)) *c
 
 // filterTable owns the registered SQL92 filters, by topic and group.
 type filterTable struct {
-	dir     configfile.Dir
-	conf    *conf.BrokerConfig
-	log     *zap.Logger
-	now     func() time.Time
-	dialect sql92.Dialect
+	dir      configfile.Dir
+	settings *liveSettings
+	log      *zap.Logger
+	now      func() time.Time
+	dialect  sql92.Dialect
 	// bloom is nil when maxErrorRateOfBloomFilter or
 	// expectConsumerNumUseFilter is out of range (Java's broker fails to
 	// start); filters then carry no bloom data.
@@ -92,13 +91,12 @@ type filterTable struct {
 	persistMu sync.Mutex // serialises writers of the file; taken before mu
 }
 
-// newFilterTable builds the bloom filter from c and loads
+// newFilterTable builds the bloom filter from the settings and loads
 // consumerFilter.json.
-func newFilterTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, now func() time.Time) (*filterTable, error) {
-	t := &filterTable{dir: dir, conf: c, log: log, now: now, dialect: sql92.Dialect4, filters: map[string]map[string]*compiledFilter{}}
-	if dir.Line >= protocol.Line5 {
-		t.dialect = sql92.Dialect5
-	}
+func newFilterTable(dir configfile.Dir, live *liveSettings, log *zap.Logger, now func() time.Time) (*filterTable, error) {
+	c := live.load().Broker
+	t := &filterTable{dir: dir, settings: live, log: log, now: now, dialect: newLine(dir.Line).sqlDialect(),
+		filters: map[string]map[string]*compiledFilter{}}
 	if bf, ok := newBloomFilter(c.MaxErrorRateOfBloomFilter, c.ExpectConsumerNumUseFilter); ok {
 		t.bloom = bf
 	} else {
@@ -364,7 +362,7 @@ func (t *filterTable) get(topic, group string) (*compiledFilter, bool) {
 // cleanLocked is ConsumerFilterManager.clean: filters dead for at least
 // filterDataCleanTimeSpan go, and so do topics left without one.
 func (t *filterTable) cleanLocked(now int64) {
-	span := t.conf.FilterDataCleanTimeSpan
+	span := t.settings.load().Broker.FilterDataCleanTimeSpan
 	for topic, groups := range t.filters {
 		for group, f := range groups {
 			if f.data.HowLongAfterDeath(now) >= span {

@@ -102,16 +102,16 @@ func TestSQL92NeedsEnablePropertyFilter(t *testing.T) {
 
 // filterTableAt opens the filter table of the config directory dir with
 // the default broker config and the clock.
-func filterTableAt(t *testing.T, dir string, c *conf.BrokerConfig, clock *testclock.Clock) *filterTable {
+func filterTableAt(t *testing.T, dir string, c *conf.BrokerConfigs, clock *testclock.Clock) *filterTable {
 	t.Helper()
-	ft, err := newFilterTable(configfile.Dir{Path: dir, Line: protocol.Line4}, c, zaptest.NewLogger(t), clock.Now)
+	ft, err := newFilterTable(configfile.Dir{Path: dir, Line: protocol.Line4}, newLiveSettings(c), zaptest.NewLogger(t), clock.Now)
 	require.NoError(t, err)
 	return ft
 }
 
-// defaultBrokerConfig is the broker config of testConfigs.
-func defaultBrokerConfig(t *testing.T) *conf.BrokerConfig {
-	return testConfigs(t.TempDir(), "").Broker
+// defaultBrokerConfig is the broker configs of testConfigs.
+func defaultBrokerConfig(t *testing.T) *conf.BrokerConfigs {
+	return testConfigs(t.TempDir(), "")
 }
 
 // sqlSub is an SQL92 subscription to topic.
@@ -268,7 +268,7 @@ func TestFilterOfATopicLeftOutOfAHeartbeatDies(t *testing.T) {
 func TestFilterDeadForTheCleanSpanIsDropped(t *testing.T) {
 	dir, clock := t.TempDir(), testclock.New()
 	c := defaultBrokerConfig(t)
-	require.Equal(t, int64(24*3600*1000), c.FilterDataCleanTimeSpan)
+	require.Equal(t, int64(24*3600*1000), c.Broker.FilterDataCleanTimeSpan)
 	ft := filterTableAt(t, dir, c, clock)
 	ft.register("g", []subscriptionData{sqlSub("T1", "a > 1", 1), sqlSub("T2", "a > 1", 1)})
 	ft.register("h", []subscriptionData{sqlSub("T2", "a > 1", 1)})
@@ -340,7 +340,7 @@ func TestFilterLoadTakesFiltersAsDead(t *testing.T) {
 func TestFilterWithoutBloomFilter(t *testing.T) {
 	dir, clock := t.TempDir(), testclock.New()
 	c := defaultBrokerConfig(t)
-	c.MaxErrorRateOfBloomFilter = 100
+	c.Broker.MaxErrorRateOfBloomFilter = 100
 	writeFilterFile(t, dir, `{"filterDataByTopic":{"T":{"groupFilterData":{"h":{"bloomFilterData":{"bitNum":8,"bitPos":[1]},"bornTime":1,"clientVersion":5,"consumerGroup":"h","deadTime":2,"expression":"a > 1","expressionType":"SQL92","topic":"T"}},"topic":"T"}}}`)
 	ft := filterTableAt(t, dir, c, clock)
 	assert.Equal(t, &protocol.BloomFilterData{BitPos: []int32{1}, BitNum: 8}, filterData(t, ft, "T", "h").BloomFilterData)

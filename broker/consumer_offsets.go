@@ -12,17 +12,33 @@ package broker
 // (startsFromZero), else QUERY_NOT_FOUND, as Java does.
 
 import (
+	"go.uber.org/zap"
+
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
 
-// consumerHandlers are the codes of the consumer-management pool.
-func (b *Broker) consumerHandlers() map[remoting.RequestCode]remoting.Handler {
-	return map[remoting.RequestCode]remoting.Handler{
-		remoting.GetConsumerListByGroup: b.getConsumerListByGroup,
-		remoting.QueryConsumerOffset:    b.queryConsumerOffset,
-		remoting.UpdateConsumerOffset:   b.updateConsumerOffset,
-	}
+// offsetStore is what the offset codes need of the store: a queue's
+// bounds and times, and whether its first message is still in memory.
+type offsetStore interface {
+	queueBounds
+	queueTimes
+	InMemoryAt(topic string, queueID int32, offset int64) (found, inMemory bool)
+}
+
+// offsetService serves the committed offsets of consumer groups and the
+// queue offsets around them: these codes, offset resets
+// (reset_offset.go) and CLONE_GROUP_OFFSET (admin_clone_offset.go).
+type offsetService struct {
+	replier
+	line     line
+	log      *zap.Logger
+	settings *liveSettings
+	store    offsetStore
+	offsets  *offsetTable
+	topics   *topicTable
+	groups   *groupTable
+	clients  *clientTable
 }
 
 // queueHeader reads the topic and queueId fields.
@@ -34,28 +50,24 @@ func queueHeader(cmd *remoting.Command) (string, int32, error) {
 	return cmd.ExtString("topic"), q, err
 }
 
-func (b *Broker) headerError(req *remoting.Request, err error) *remoting.Command {
-	return b.response(req.Cmd, remoting.SystemError, err.Error())
-}
-
 // queryConsumerOffset serves QUERY_CONSUMER_OFFSET.
-func (b *Broker) queryConsumerOffset(req *remoting.Request) *remoting.Command {
+func (s *offsetService) queryConsumerOffset(req *remoting.Request) *remoting.Command {
 	topic, q, err := queueHeader(req.Cmd)
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
-	off := b.offsets.query(req.Cmd.ExtString("consumerGroup"), topic, q)
+	off := s.offsets.query(req.Cmd.ExtString("consumerGroup"), topic, q)
 	if off < 0 {
 		if v, ok := req.Cmd.Ext("setZeroIfNotFound"); ok && v == "false" {
 			// 5.x clients ask for the plain answer.
-			return b.response(req.Cmd, remoting.QueryNotFound, "Not found, do not set to zero, maybe this group boot first")
+			return s.reply(req.Cmd, remoting.QueryNotFound, "Not found, do not set to zero, maybe this group boot first")
 		}
-		if !b.startsFromZero(topic, q) {
-			return b.response(req.Cmd, remoting.QueryNotFound, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first")
+		if !s.startsFromZero(topic, q) {
+			return s.reply(req.Cmd, remoting.QueryNotFound, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first")
 		}
 		off = 0
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
+	resp := s.replyOK(req.Cmd)
 	resp.SetExt("offset", itoa(off))
 	return resp
 }
@@ -69,54 +81,40 @@ func (b *Broker) queryConsumerOffset(req *remoting.Request) *remoting.Command {
 // here the same distance from the commitlog's end as 4.x). So a new group
 // on a 4.x broker starts an empty queue at 0, a 5.x broker leaves it
 // unanswered, and both start a long queue at its end.
-func (b *Broker) startsFromZero(topic string, q int32) bool {
-	if b.store.MinOffset(topic, q) > 0 {
+func (s *offsetService) startsFromZero(topic string, q int32) bool {
+	if s.store.MinOffset(topic, q) > 0 {
 		return false
 	}
-	found, inMemory := b.store.InMemoryAt(topic, q, 0)
-	if b.opts.line5() {
-		return found && inMemory
-	}
-	return !found || inMemory
+	return s.line.startsFromZero(s.store.InMemoryAt(topic, q, 0))
 }
 
 // updateConsumerOffset serves UPDATE_CONSUMER_OFFSET.
-func (b *Broker) updateConsumerOffset(req *remoting.Request) *remoting.Command {
+func (s *offsetService) updateConsumerOffset(req *remoting.Request) *remoting.Command {
 	topic, q, err := queueHeader(req.Cmd)
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
 	off, err := req.Cmd.ExtInt64("commitOffset")
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
 	group := req.Cmd.ExtString("consumerGroup")
-	if b.offsets.hasReset(group, topic, q) {
+	if s.offsets.hasReset(group, topic, q) {
 		// 5.x: the client's offset is older than the reset it has not seen yet
-		return b.response(req.Cmd, remoting.Success, "Offset has been previously reset")
+		return s.reply(req.Cmd, remoting.Success, "Offset has been previously reset")
 	}
-	b.offsets.commit(group, topic, q, off)
-	return b.response(req.Cmd, remoting.Success, "")
-}
-
-// offsetHandlers are the queue-offset codes of the admin pool.
-func (b *Broker) offsetHandlers() map[remoting.RequestCode]remoting.Handler {
-	return map[remoting.RequestCode]remoting.Handler{
-		remoting.GetMaxOffset:            b.queueOffsetAnswer("offset", b.store.MaxOffset),
-		remoting.GetMinOffset:            b.queueOffsetAnswer("offset", b.store.MinOffset),
-		remoting.GetEarliestMsgStoretime: b.queueOffsetAnswer("timestamp", b.store.EarliestMessageTime),
-		remoting.SearchOffsetByTimestamp: b.searchOffsetByTimestamp,
-	}
+	s.offsets.commit(group, topic, q, off)
+	return s.replyOK(req.Cmd)
 }
 
 // queueOffsetAnswer serves a code that answers one number about a queue.
-func (b *Broker) queueOffsetAnswer(field string, fn func(string, int32) int64) remoting.Handler {
+func (s *offsetService) queueOffsetAnswer(field string, fn func(string, int32) int64) remoting.Handler {
 	return func(req *remoting.Request) *remoting.Command {
 		topic, q, err := queueHeader(req.Cmd)
 		if err != nil {
-			return b.headerError(req, err)
+			return s.replyHeaderError(req.Cmd, err)
 		}
-		resp := b.response(req.Cmd, remoting.Success, "")
+		resp := s.replyOK(req.Cmd)
 		resp.SetExt(field, itoa(fn(topic, q)))
 		return resp
 	}
@@ -124,20 +122,20 @@ func (b *Broker) queueOffsetAnswer(field string, fn func(string, int32) int64) r
 
 // searchOffsetByTimestamp serves SEARCH_OFFSET_BY_TIMESTAMP (the 5.x
 // boundaryType "upper" selects the last offset at the time).
-func (b *Broker) searchOffsetByTimestamp(req *remoting.Request) *remoting.Command {
+func (s *offsetService) searchOffsetByTimestamp(req *remoting.Request) *remoting.Command {
 	topic, q, err := queueHeader(req.Cmd)
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
 	ts, err := req.Cmd.ExtInt64("timestamp")
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
 	boundary := store.Lower
 	if req.Cmd.ExtString("boundaryType") == "UPPER" {
 		boundary = store.Upper
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.SetExt("offset", itoa(b.store.OffsetByTime(topic, q, ts, boundary)))
+	resp := s.replyOK(req.Cmd)
+	resp.SetExt("offset", itoa(s.store.OffsetByTime(topic, q, ts, boundary)))
 	return resp
 }

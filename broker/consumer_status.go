@@ -38,43 +38,43 @@ const consumerStatusTimeout = 5 * time.Second
 const versionV3_0_7Snapshot int32 = 28
 
 // getConsumerStatus serves INVOKE_BROKER_TO_GET_CONSUMER_STATUS.
-func (b *Broker) getConsumerStatus(req *remoting.Request) *remoting.Command {
+func (c *consumerCalls) getConsumerStatus(req *remoting.Request) *remoting.Command {
 	topic, group, only := req.Cmd.ExtString("topic"), req.Cmd.ExtString("group"), req.Cmd.ExtString("clientAddr")
-	b.log.Info("[get-consumer-status] get consumer status", zap.String("by", req.Ch.RemoteAddr()),
+	c.log.Info("[get-consumer-status] get consumer status", zap.String("by", req.Ch.RemoteAddr()),
 		zap.String("topic", topic), zap.String("group", group))
-	_, chans, _ := b.clients.group(group)
+	_, chans, _ := c.clients.group(group)
 	if len(chans) == 0 {
-		return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("No Any Consumer online in the consumer group: [%s]", group))
+		return c.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("No Any Consumer online in the consumer group: [%s]", group))
 	}
 	slices.SortFunc(chans, func(x, y clientChannel) int { return strings.Compare(x.clientID, y.clientID) })
 	body := protocol.GetConsumerStatusBody{MessageQueueTable: map[protocol.MessageQueue]int64{},
 		ConsumerTable: map[string]map[protocol.MessageQueue]int64{}}
-	for _, c := range chans {
-		if c.version < versionV3_0_7Snapshot {
-			return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("the client does not support this feature. version=%d", c.version))
+	for _, cl := range chans {
+		if cl.version < versionV3_0_7Snapshot {
+			return c.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("the client does not support this feature. version=%d", cl.version))
 		}
-		if strings.TrimSpace(only) != "" && only != c.clientID {
+		if strings.TrimSpace(only) != "" && only != cl.clientID {
 			continue
 		}
-		if offsets, ok := b.askConsumerStatus(c, topic, group); ok {
-			body.ConsumerTable[c.clientID] = offsets
+		if offsets, ok := c.askConsumerStatus(cl, topic, group); ok {
+			body.ConsumerTable[cl.clientID] = offsets
 		}
-		if only == c.clientID {
+		if only == cl.clientID {
 			break
 		}
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
+	resp := c.replyOK(req.Cmd)
 	resp.Body = body.AppendJSON(nil)
 	return resp
 }
 
 // askConsumerStatus sends one client GET_CONSUMER_STATUS_FROM_CLIENT and
 // returns its offsets.
-func (b *Broker) askConsumerStatus(c clientChannel, topic, group string) (map[protocol.MessageQueue]int64, bool) {
+func (c *consumerCalls) askConsumerStatus(cl clientChannel, topic, group string) (map[protocol.MessageQueue]int64, bool) {
 	ask := remoting.NewRequest(remoting.GetConsumerStatusFromClient, map[string]string{"topic": topic, "group": group})
-	answer, err := c.ch.InvokeTimeout(ask, consumerStatusTimeout)
+	answer, err := cl.ch.InvokeTimeout(ask, consumerStatusTimeout)
 	if err != nil {
-		b.log.Error("[get-consumer-status] get consumer status exception", zap.String("topic", topic),
+		c.log.Error("[get-consumer-status] get consumer status exception", zap.String("topic", topic),
 			zap.String("group", group), zap.Error(err))
 		return nil, false
 	}
@@ -83,7 +83,7 @@ func (b *Broker) askConsumerStatus(c clientChannel, topic, group string) (map[pr
 	}
 	body, err := protocol.DecodeGetConsumerStatusBody(answer.Body)
 	if err != nil {
-		b.log.Error("[get-consumer-status] bad answer", zap.String("client", c.clientID), zap.Error(err))
+		c.log.Error("[get-consumer-status] bad answer", zap.String("client", cl.clientID), zap.Error(err))
 		return nil, false
 	}
 	return body.MessageQueueTable, true

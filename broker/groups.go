@@ -53,7 +53,7 @@ func newGroupTable(dir configfile.Dir, autoCreate bool, log *zap.Logger, now fun
 		g.groups[name] = protocol.NewSubscriptionGroupConfig(name)
 	}
 	broadcast := []string{GroupOnsHTTPProxy, GroupOnsAPIPull, GroupOnsAPIPerm, GroupOnsAPIOwner}
-	if dir.Line >= protocol.Line5 {
+	if newLine(dir.Line).hasSysTransGroup() {
 		broadcast = append(broadcast, GroupSysTrans)
 	}
 	for _, name := range broadcast {

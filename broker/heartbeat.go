@@ -18,6 +18,8 @@ package broker
 
 import (
 	"errors"
+	"time"
+
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
@@ -25,110 +27,124 @@ import (
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
-// clientHandlers are the codes of the client-management pool.
-func (b *Broker) clientHandlers() map[remoting.RequestCode]remoting.Handler {
-	return map[remoting.RequestCode]remoting.Handler{
-		remoting.UnregisterClient:  b.unregisterClient,
-		remoting.CheckClientConfig: b.checkClientConfig,
-	}
+// clientService serves the heartbeats and the other client-management
+// codes, and the queue locks of orderly consumers.
+type clientService struct {
+	replier
+	log      *zap.Logger
+	now      func() time.Time
+	settings *liveSettings
+	clients  *clientTable
+	groups   *groupTable
+	topics   *topicTable
+	filters  *filterTable
+	locks    *queueLocks
+	// notify tells a group's connections that its members changed.
+	notify func(group string, chans []*remoting.Channel)
 }
 
 // heartbeat serves HEART_BEAT.
-func (b *Broker) heartbeat(req *remoting.Request) *remoting.Command {
+func (s *clientService) heartbeat(req *remoting.Request) *remoting.Command {
 	hb, err := protocol.DecodeHeartbeatData(req.Cmd.Body)
 	if hb == nil {
-		return b.response(req.Cmd, remoting.SystemError, "heartbeat body: "+err.Error())
+		return s.reply(req.Cmd, remoting.SystemError, "heartbeat body: "+err.Error())
 	}
 	if err != nil {
-		b.log.Warn("heartbeat: groups left out, the others registered", zap.String("clientId", hb.ClientID),
+		s.log.Warn("heartbeat: groups left out, the others registered", zap.String("clientId", hb.ClientID),
 			zap.String("remote", req.Ch.RemoteAddr()), zap.Error(err))
 	}
-	info := clientChannel{ch: req.Ch, clientID: hb.ClientID, language: req.Cmd.Language, version: req.Cmd.Version, lastUpdate: b.now()}
+	info := clientChannel{ch: req.Ch, clientID: hb.ClientID, language: req.Cmd.Language, version: req.Cmd.Version, lastUpdate: s.now()}
 	for i := range hb.ConsumerDataSet {
-		b.registerConsumer(&hb.ConsumerDataSet[i], info)
+		s.registerConsumer(&hb.ConsumerDataSet[i], info)
 	}
 	for _, p := range hb.ProducerDataSet {
-		b.clients.registerProducer(p.GroupName, info)
+		s.clients.registerProducer(p.GroupName, info)
 	}
-	return b.response(req.Cmd, remoting.Success, "")
+	return s.replyOK(req.Cmd)
 }
 
 // registerConsumer handles one ConsumerData of a heartbeat.
-func (b *Broker) registerConsumer(cd *consumerData, info clientChannel) {
+func (s *clientService) registerConsumer(cd *consumerData, info clientChannel) {
 	notifyEnabled := true
-	if gc, ok := b.groups.find(cd.GroupName); ok {
+	if gc, ok := s.groups.find(cd.GroupName); ok {
 		notifyEnabled = gc.NotifyConsumerIDsChangedEnable
 		var sysFlag int32
 		if cd.UnitMode {
 			sysFlag = protocol.TopicSysFlagUnitSub
 		}
-		if _, created := b.topics.createForRetry(retryTopic(cd.GroupName), gc.RetryQueueNums, protocol.PermWrite|protocol.PermRead, sysFlag); created {
-			b.reg.topicChanged()
-		}
+		s.topics.createForRetry(retryTopic(cd.GroupName), gc.RetryQueueNums, protocol.PermWrite|protocol.PermRead, sysFlag)
 	}
-	changed, notify := b.clients.registerConsumer(cd, info)
-	b.filters.register(cd.GroupName, cd.SubscriptionDataSet)
+	changed, notify := s.clients.registerConsumer(cd, info)
+	s.filters.register(cd.GroupName, cd.SubscriptionDataSet)
 	if changed {
-		b.log.Info("registerConsumer info changed", zap.String("group", cd.GroupName), zap.String("clientId", info.clientID))
+		s.log.Info("registerConsumer info changed", zap.String("group", cd.GroupName), zap.String("clientId", info.clientID))
 		if notifyEnabled {
-			b.notifyConsumerIdsChanged(cd.GroupName, notify)
+			s.notify(cd.GroupName, notify)
 		}
 	}
 }
 
-// notifyConsumerIdsChanged sends NOTIFY_CONSUMER_IDS_CHANGED, oneway, to
-// each connection of a group (Broker2Client.notifyConsumerIdsChanged).
-func (b *Broker) notifyConsumerIdsChanged(group string, chans []*remoting.Channel) {
-	if gc, ok := b.groups.get(group); ok && !gc.NotifyConsumerIDsChangedEnable {
+// idsChangedNotifier sends NOTIFY_CONSUMER_IDS_CHANGED, oneway, to each
+// connection of a group whose members changed
+// (Broker2Client.notifyConsumerIdsChanged), unless the group turned it off.
+type idsChangedNotifier struct {
+	log     *zap.Logger
+	version int32
+	groups  *groupTable
+}
+
+// notify tells chans that the members of group changed.
+func (n *idsChangedNotifier) notify(group string, chans []*remoting.Channel) {
+	if gc, ok := n.groups.get(group); ok && !gc.NotifyConsumerIDsChangedEnable {
 		return
 	}
 	for _, ch := range chans {
 		req := remoting.NewRequest(remoting.NotifyConsumerIdsChanged, map[string]string{"consumerGroup": group})
-		req.Version = b.version
+		req.Version = n.version
 		if err := ch.InvokeOneway(req); err != nil {
-			b.log.Debug("notifyConsumerIdsChanged failed", zap.String("group", group), zap.String("remote", ch.RemoteAddr()), zap.Error(err))
+			n.log.Debug("notifyConsumerIdsChanged failed", zap.String("group", group), zap.String("remote", ch.RemoteAddr()), zap.Error(err))
 		}
 	}
 }
 
 // unregisterClient serves UNREGISTER_CLIENT.
-func (b *Broker) unregisterClient(req *remoting.Request) *remoting.Command {
+func (s *clientService) unregisterClient(req *remoting.Request) *remoting.Command {
 	if g := req.Cmd.ExtString("producerGroup"); g != "" {
-		b.clients.unregisterProducer(g, req.Ch)
+		s.clients.unregisterProducer(g, req.Ch)
 	}
 	if g := req.Cmd.ExtString("consumerGroup"); g != "" {
-		left, gone := b.clients.unregisterConsumer(g, req.Ch)
+		left, gone := s.clients.unregisterConsumer(g, req.Ch)
 		if gone {
-			b.filters.unregister(g)
+			s.filters.unregister(g)
 		}
 		if len(left) > 0 {
-			b.notifyConsumerIdsChanged(g, left)
+			s.notify(g, left)
 		}
 	}
-	return b.response(req.Cmd, remoting.Success, "")
+	return s.replyOK(req.Cmd)
 }
 
 // checkClientConfig serves CHECK_CLIENT_CONFIG: a TAG subscription is
 // always fine; SQL92 needs enablePropertyFilter and an expression that
 // compiles.
-func (b *Broker) checkClientConfig(req *remoting.Request) *remoting.Command {
+func (s *clientService) checkClientConfig(req *remoting.Request) *remoting.Command {
 	body, err := protocol.DecodeCheckClientRequestBody(req.Cmd.Body)
 	if err != nil {
-		return b.response(req.Cmd, remoting.SystemError, err.Error())
+		return s.reply(req.Cmd, remoting.SystemError, err.Error())
 	}
 	t := body.SubscriptionData.ExpressionType
 	if t == "" || t == expressionTypeTag {
-		return b.response(req.Cmd, remoting.Success, "")
+		return s.replyOK(req.Cmd)
 	}
-	if !b.opts.Configs.Broker.EnablePropertyFilter {
-		return b.response(req.Cmd, remoting.SystemError, "The broker does not support consumer to filter message by "+t)
+	if !s.settings.load().Broker.EnablePropertyFilter {
+		return s.reply(req.Cmd, remoting.SystemError, "The broker does not support consumer to filter message by "+t)
 	}
-	if _, err := b.filters.compile(body.SubscriptionData.SubString); err != nil {
-		b.log.Warn("Client filter message, but failed to compile expression", zap.String("group", body.Group),
+	if _, err := s.filters.compile(body.SubscriptionData.SubString); err != nil {
+		s.log.Warn("Client filter message, but failed to compile expression", zap.String("group", body.Group),
 			zap.String("expression", body.SubscriptionData.SubString), zap.Error(err))
-		return b.response(req.Cmd, remoting.SubscriptionParseFailed, javaErrorText(err))
+		return s.reply(req.Cmd, remoting.SubscriptionParseFailed, javaErrorText(err))
 	}
-	return b.response(req.Cmd, remoting.Success, "")
+	return s.replyOK(req.Cmd)
 }
 
 // javaErrorText is what Java's MQFilterException.getMessage says of a
@@ -142,19 +158,17 @@ func javaErrorText(err error) string {
 }
 
 // getConsumerListByGroup serves GET_CONSUMER_LIST_BY_GROUP.
-func (b *Broker) getConsumerListByGroup(req *remoting.Request) *remoting.Command {
+func (s *clientService) getConsumerListByGroup(req *remoting.Request) *remoting.Command {
 	group := req.Cmd.ExtString("consumerGroup")
-	ids := b.clients.consumerIDs(group)
+	ids := s.clients.consumerIDs(group)
 	if ids == nil {
-		if _, _, ok := b.clients.group(group); !ok {
-			b.log.Warn("getConsumerGroupInfo failed", zap.String("group", group), zap.String("remote", req.Ch.RemoteAddr()))
+		if _, _, ok := s.clients.group(group); !ok {
+			s.log.Warn("getConsumerGroupInfo failed", zap.String("group", group), zap.String("remote", req.Ch.RemoteAddr()))
 		}
-		return b.response(req.Cmd, remoting.SystemError, "no consumer for this group, "+group)
+		return s.reply(req.Cmd, remoting.SystemError, "no consumer for this group, "+group)
 	}
 	body, _ := jsonAPI.Marshal(struct {
 		ConsumerIDList []string `json:"consumerIdList"`
 	}{ids})
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.Body = body
-	return resp
+	return s.replyBody(req.Cmd, body)
 }

@@ -17,28 +17,29 @@ import (
 //	{"consumerGroup":"g","messageQueue":{"brokerName":"b","queueId":0,"topic":"T"},"offsetNew":5,"offsetRequest":10}
 //
 // 5.3.3 builds the event but never writes it (DefaultPullMessageResultHandler
-// no longer calls generateOffsetMovedEvent), so Line5 writes nothing.
-func (b *Broker) offsetMovedEvent(h *pullHeader, offsetNew int64) {
-	if b.opts.Line >= protocol.Line5 {
+// no longer calls generateOffsetMovedEvent): line.writesOffsetMovedEvents.
+func (s *pullService) offsetMovedEvent(h *pullHeader, offsetNew int64) {
+	if !s.line.writesOffsetMovedEvents() {
 		return
 	}
 	group, _ := jsonAPI.Marshal(h.group)
 	body := append([]byte(`{"consumerGroup":`), group...)
 	body = append(body, `,"messageQueue":`...)
-	body = protocol.MessageQueue{Topic: h.topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: h.queueID}.AppendJSON(body)
+	body = protocol.MessageQueue{Topic: h.topic, BrokerName: s.settings.load().Broker.BrokerName, QueueID: h.queueID}.AppendJSON(body)
 	body = append(body, `,"offsetNew":`...)
 	body = strconv.AppendInt(body, offsetNew, 10)
 	body = append(body, `,"offsetRequest":`...)
 	body = strconv.AppendInt(body, h.queueOffset, 10)
 	body = append(body, '}')
 	// Message.putProperty makes a default HashMap on both lines.
-	props := parseProps("", protocol.Line4)
+	props := newMsgProps(16)
 	props.set(propTags, h.group)
 	props.set(propDelayLevel, "0")
 	props.set(propKeys, h.group)
-	m := &store.Message{Topic: TopicOffsetMovedEvent, Body: body, Properties: props.encode(b.opts.Line),
-		BornTimestamp: b.now().UnixMilli(), BornHost: b.storeHost, StoreHost: b.storeHost}
-	if res := b.store.PutMessage(m); res.Status != store.PutOK {
-		b.log.Warn("generateOffsetMovedEvent failed", zap.String("status", res.Status.String()), zap.String("group", h.group))
+	host := s.id.storeHost()
+	m := &store.Message{Topic: TopicOffsetMovedEvent, Body: body, Properties: props.encode(s.line),
+		BornTimestamp: s.now().UnixMilli(), BornHost: host, StoreHost: host}
+	if res := s.store.PutMessage(m); res.Status != store.PutOK {
+		s.log.Warn("generateOffsetMovedEvent failed", zap.String("status", res.Status.String()), zap.String("group", h.group))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -38,42 +39,13 @@ type Options struct {
 	Now func() time.Time
 }
 
-// line5 reports a broker that speaks as 5.3.3.
-func (o *Options) line5() bool { return o.Line >= protocol.Line5 }
-
-// version is the MQVersion ordinal the broker reports for its line.
-func (o *Options) version() int32 {
-	if o.line5() {
-		return protocol.VersionV5_3_3
-	}
-	return protocol.VersionV4_9_8
-}
-
-// listenAddr is host:port of the main server.
+// listenAddr is host:port of a server.
 func (o *Options) listenAddr(port int32) string {
 	host := o.ListenHost
 	if host == "" {
 		host = "0.0.0.0"
 	}
 	return net.JoinHostPort(host, strconv.Itoa(int(port)))
-}
-
-// haServerAddr is brokerIP2:haListenPort, registered for slaves to find.
-func (o *Options) haServerAddr() string {
-	ip := o.Configs.Broker.BrokerIP2
-	if ip == "" {
-		ip = o.Configs.Broker.BrokerIP1
-	}
-	return net.JoinHostPort(ip, strconv.Itoa(int(o.Configs.Store.HaListenPort)))
-}
-
-// storeHost is the address stamped on every stored record.
-func (o *Options) storeHost() (netip.AddrPort, error) {
-	ap, err := netip.ParseAddrPort(net.JoinHostPort(o.Configs.Broker.BrokerIP1, strconv.Itoa(int(o.Configs.NettyServer.ListenPort))))
-	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("%w: brokerIP1 %q: %v", ErrInvalidOptions, o.Configs.Broker.BrokerIP1, err)
-	}
-	return ap, nil
 }
 
 func (o *Options) withDefaults() Options {
@@ -94,11 +66,51 @@ func (o *Options) validate() error {
 	if o.Configs == nil {
 		return fmt.Errorf("%w: no configs", ErrInvalidOptions)
 	}
-	if _, err := o.storeHost(); err != nil {
+	if _, err := parseStoreHost(o.Configs.Broker.BrokerIP1, o.Configs.NettyServer.ListenPort); err != nil {
 		return err
 	}
 	return o.Configs.Validate()
 }
 
-// ms converts a Java millisecond setting.
-func ms[T int32 | int64](v T) time.Duration { return time.Duration(v) * time.Millisecond }
+// identity is who the broker is to clients and name servers: its
+// addresses, fixed at start. The port is the configured listenPort, or
+// with listenPort 0 (tests) the one bound, set once the server is up.
+type identity struct {
+	brokerIP1, haServerAddr string
+	host                    netip.Addr
+	port                    atomic.Uint32
+}
+
+// newIdentity reads the addresses of c.
+func newIdentity(c *conf.BrokerConfigs) *identity {
+	ap, _ := parseStoreHost(c.Broker.BrokerIP1, c.NettyServer.ListenPort)
+	ip2 := c.Broker.BrokerIP2
+	if ip2 == "" {
+		ip2 = c.Broker.BrokerIP1
+	}
+	id := &identity{brokerIP1: c.Broker.BrokerIP1, host: ap.Addr(),
+		haServerAddr: net.JoinHostPort(ip2, strconv.Itoa(int(c.Store.HaListenPort)))}
+	id.port.Store(uint32(ap.Port()))
+	return id
+}
+
+// parseStoreHost is brokerIP1:listenPort as an address.
+func parseStoreHost(ip string, port int32) (netip.AddrPort, error) {
+	ap, err := netip.ParseAddrPort(net.JoinHostPort(ip, strconv.Itoa(int(port))))
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("%w: brokerIP1 %q: %v", ErrInvalidOptions, ip, err)
+	}
+	return ap, nil
+}
+
+// storeHost is the address stamped on every stored record.
+func (id *identity) storeHost() netip.AddrPort {
+	return netip.AddrPortFrom(id.host, uint16(id.port.Load()))
+}
+
+// brokerAddr is brokerIP1 + ":" + listenPort as Java joins them (no
+// brackets around an IPv6 address): the address the broker registers with
+// the name servers and clients connect to.
+func (id *identity) brokerAddr() string {
+	return id.brokerIP1 + ":" + strconv.Itoa(int(id.port.Load()))
+}

@@ -5,20 +5,20 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/store"
 )
 
 // Message property names the broker reads or sets (MessageConst), wire
-// values: do not change.
+// values: do not change. Those the store reads too are the store's.
 const (
-	propCluster             = "CLUSTER"
-	propUniqKey             = "UNIQ_KEY"
-	propTags                = "TAGS"
-	propKeys                = "KEYS"
-	propDelayLevel          = "DELAY"
-	propRealTopic           = "REAL_TOPIC"
-	propRealQueueID         = "REAL_QID"
+	propCluster             = store.PropertyCluster
+	propUniqKey             = store.PropertyUniqKey
+	propTags                = store.PropertyTags
+	propKeys                = store.PropertyKeys
+	propDelayLevel          = store.PropertyDelayLevel
+	propRealTopic           = store.PropertyRealTopic
+	propRealQueueID         = store.PropertyRealQueueID
+	propWait                = store.PropertyWaitStore
 	propTransactionPrepared = "TRAN_MSG"
 	propProducerGroup       = "PGROUP"
 	propMsgRegion           = "MSG_REGION"
@@ -27,7 +27,6 @@ const (
 	propMaxReconsumeTimes   = "MAX_RECONSUME_TIMES"
 	propConsumeStartTime    = "CONSUME_START_TIME"
 	propOriginMsgID         = "ORIGIN_MESSAGE_ID"
-	propWait                = "WAIT"
 	propCheckTimes          = "TRANSACTION_CHECK_TIMES"
 	propCheckImmunityTime   = "CHECK_IMMUNITY_TIME_IN_SECONDS"
 	propPreparedQueueOffset = "TRAN_PREPARED_QUEUE_OFFSET"
@@ -39,12 +38,12 @@ const (
 // TRACE_ON. A 5.x trace-enabled consumer drops the traces of a message
 // without MSG_REGION. 4.9.7 does this only when a send hook is registered,
 // which a plain broker has not, so 4.x messages are stored without them.
-func (b *Broker) stampRegionAndTrace(p *msgProps) {
-	if b.opts.Line < protocol.Line5 {
+func (s *sendService) stampRegionAndTrace(p *msgProps, set *settings) {
+	if !s.line.stampsRegionAndTrace() {
 		return
 	}
-	p.set(propMsgRegion, b.opts.Configs.Broker.RegionId)
-	p.set(propTraceSwitch, strconv.FormatBool(b.opts.Configs.Broker.TraceOn))
+	p.set(propMsgRegion, set.Broker.RegionId)
+	p.set(propTraceSwitch, strconv.FormatBool(set.Broker.TraceOn))
 }
 
 // msgProps is a message's properties as Java's broker holds them: a
@@ -69,12 +68,9 @@ func newMsgProps(initCap int) *msgProps {
 
 // parseProps is MessageDecoder.string2messageProperties of line: 4.9.8
 // makes a default HashMap (16 buckets), 5.x a HashMap(128).
-func parseProps(s string, line protocol.Line) *msgProps {
+func parseProps(s string, l line) *msgProps {
 	// Room for every property and the few the broker adds.
-	p := &msgProps{props: make([]msgProp, 0, strings.Count(s, string(store.PropertySeparator))+4), initCap: 16}
-	if line >= protocol.Line5 {
-		p.initCap = 128
-	}
+	p := &msgProps{props: make([]msgProp, 0, strings.Count(s, string(store.PropertySeparator))+4), initCap: l.propertyMapCapacity()}
 	for len(s) > 0 {
 		seg := s
 		if i := strings.IndexByte(s, store.PropertySeparator); i >= 0 {
@@ -129,20 +125,20 @@ func (p *msgProps) del(k string) {
 // need to store" it): it removes WAIT from the map, encodes, and puts it
 // back, so WAIT is still there for the broker's own use and lands last in
 // insertion order for any later encode (a half message's). 5.x stores WAIT.
-func (p *msgProps) encodeStored(line protocol.Line) string {
+func (p *msgProps) encodeStored(l line) string {
 	wait, ok := p.get(propWait)
-	if line >= protocol.Line5 || !ok {
-		return p.encode(line)
+	if l.storesWait() || !ok {
+		return p.encode(l)
 	}
 	p.del(propWait)
-	s := p.encode(line)
+	s := p.encode(l)
 	p.set(propWait, wait)
 	return s
 }
 
 // encode is MessageDecoder.messageProperties2String in HashMap order:
 // 4.9.8 drops the last separator, 5.x keeps it.
-func (p *msgProps) encode(line protocol.Line) string {
+func (p *msgProps) encode(l line) string {
 	order := p.javaOrder()
 	size := 0
 	for _, i := range order {
@@ -157,7 +153,7 @@ func (p *msgProps) encode(line protocol.Line) string {
 		sb.WriteByte(store.PropertySeparator)
 	}
 	s := sb.String()
-	if line < protocol.Line5 && len(s) > 0 {
+	if !l.keepsLastPropertySeparator() && len(s) > 0 {
 		s = s[:len(s)-1]
 	}
 	return s

@@ -19,7 +19,7 @@ func TestPropsIterateInJavaHashMapOrder(t *testing.T) {
 		{"TRAN_MSG,PGROUP,UNIQ_KEY,WAIT,REAL_TOPIC,REAL_QID,CLUSTER", "REAL_TOPIC,TRAN_MSG,UNIQ_KEY,CLUSTER,PGROUP,WAIT,REAL_QID"},
 	}
 	for _, c := range cases {
-		p := parseProps("", protocol.Line4)
+		p := parseProps("", newLine(protocol.Line4))
 		for _, k := range strings.Split(c.put, ",") {
 			p.set(k, "v")
 		}
@@ -36,7 +36,7 @@ func TestPropsOfLine5IterateInHashMap128Order(t *testing.T) {
 			"CONSUME_START_TIME,UNIQ_KEY,CLUSTER,MIN_OFFSET,TAGS,KEYS,WAIT,a,b,c,d,e,f,MAX_OFFSET"},
 	}
 	for _, c := range cases {
-		p := parseProps("", protocol.Line5)
+		p := parseProps("", newLine(protocol.Line5))
 		for _, k := range strings.Split(c.put, ",") {
 			p.set(k, "v")
 		}
@@ -45,11 +45,11 @@ func TestPropsOfLine5IterateInHashMap128Order(t *testing.T) {
 }
 
 func TestPropsEncodeSeparatorsPerLine(t *testing.T) {
-	p := parseProps("TAGS\x01A\x02KEYS\x01k1 k2\x02\x02bad\x02empty\x01", protocol.Line4)
-	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A", p.encode(protocol.Line4))
-	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A\x02", p.encode(protocol.Line5))
+	p := parseProps("TAGS\x01A\x02KEYS\x01k1 k2\x02\x02bad\x02empty\x01", newLine(protocol.Line4))
+	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A", p.encode(newLine(protocol.Line4)))
+	assert.Equal(t, "KEYS\x01k1 k2\x02TAGS\x01A\x02", p.encode(newLine(protocol.Line5)))
 	p.del("KEYS")
-	assert.Equal(t, "TAGS\x01A", p.encode(protocol.Line4))
+	assert.Equal(t, "TAGS\x01A", p.encode(newLine(protocol.Line4)))
 }
 
 // javaOrderNames is the property names in javaOrder, comma-separated.

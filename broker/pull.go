@@ -81,54 +81,80 @@ func parsePullHeader(cmd *remoting.Command) (*pullHeader, error) {
 	return h, nil
 }
 
-// pullMessage serves PULL_MESSAGE from a client.
-func (b *Broker) pullMessage(req *remoting.Request) *remoting.Command {
-	return b.processPull(req, true)
+// pullService serves pulls: PullMessageProcessor, with the hold table of
+// long polling (pull_holds.go).
+type pullService struct {
+	replier
+	line     line
+	log      *zap.Logger
+	now      func() time.Time
+	settings *liveSettings
+	id       *identity
+	store    pullStore
+	topics   *topicTable
+	groups   *groupTable
+	clients  *clientTable
+	filters  *filterTable
+	offsets  *offsetTable
+	holds    *pullHolds
+	stats    *brokerStats
+}
+
+// pullMessage serves PULL_MESSAGE and LITE_PULL_MESSAGE from a client.
+func (s *pullService) pullMessage(req *remoting.Request) *remoting.Command {
+	return s.processPull(req, true)
+}
+
+// rerunPull serves a parked pull that a message or its time woke; it
+// answers now.
+func (s *pullService) rerunPull(req *remoting.Request) *remoting.Command {
+	return s.processPull(req, false)
 }
 
 // processPull runs a pull; allowSuspend is false when a parked pull is
 // re-run, which must answer now.
-func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting.Command {
+func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *remoting.Command {
 	h, err := parsePullHeader(req.Cmd)
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
-	gc, sub, fail := b.checkPull(req, h)
-	if fail != nil {
-		return b.fail(resp, fail)
+	set := s.settings.load()
+	resp := s.replyOK(req.Cmd)
+	gc, sub, f := s.checkPull(req, h, set)
+	if f != nil {
+		return fail(resp, f)
 	}
-	props, fail := b.sqlFilter(h, sub)
-	if fail != nil {
-		return b.fail(resp, fail)
+	props, f := s.sqlFilter(h, sub, set)
+	if f != nil {
+		return fail(resp, f)
 	}
-	if off, ok := b.offsets.takeReset(h.group, h.topic, h.queueID); ok {
-		return b.pullReset(resp, h, off)
+	if off, ok := s.offsets.takeReset(h.group, h.topic, h.queueID); ok {
+		return s.pullReset(resp, h, off)
 	}
-	res := b.store.GetMessagesMatching(h.topic, h.queueID, h.queueOffset, int(h.maxMsgNums), tagFilter(sub), props)
+	res := s.store.GetMessagesMatching(h.topic, h.queueID, h.queueOffset, int(h.maxMsgNums), tagFilter(sub), props)
 	resp.SetExt("nextBeginOffset", itoa(res.NextBeginOffset))
 	resp.SetExt("minOffset", itoa(res.MinOffset))
 	resp.SetExt("maxOffset", itoa(res.MaxOffset))
-	resp.SetExt("suggestWhichBrokerId", itoa(b.suggestBroker(gc, res)))
+	resp.SetExt("suggestWhichBrokerId", itoa(suggestBroker(gc, res, set)))
 	code := pullStatusCode(res.Status, h.queueOffset)
 	resp.Code = int32(code)
 	if code == remoting.PullOffsetMoved {
-		b.offsetMovedEvent(h, res.NextBeginOffset)
-		b.log.Warn("PULL_OFFSET_MOVED:correction offset", zap.String("group", h.group), zap.String("topic", h.topic),
+		s.offsetMovedEvent(h, res.NextBeginOffset)
+		s.log.Warn("PULL_OFFSET_MOVED:correction offset", zap.String("group", h.group), zap.String("topic", h.topic),
 			zap.Int32("queueId", h.queueID), zap.Int64("requestOffset", h.queueOffset), zap.Int64("newOffset", res.NextBeginOffset))
 	}
-	b.offsets.commitPull(h.group, h.topic, h.queueID, res.NextBeginOffset)
+	s.offsets.commitPull(h.group, h.topic, h.queueID, res.NextBeginOffset)
 	if allowSuspend && h.sysFlag&pullFlagCommitOffset != 0 {
-		b.offsets.commit(h.group, h.topic, h.queueID, h.commitOffset)
+		s.offsets.commit(h.group, h.topic, h.queueID, h.commitOffset)
 	}
 	switch {
 	case code == remoting.Success:
-		b.brokerStats.pulled(h.group, h.topic, h.queueID, len(res.Messages), res.TotalBytes, req.Arrived)
-		b.sendPullBody(req, resp, res)
+		s.stats.pulled(h.group, h.topic, h.queueID, len(res.Messages), res.TotalBytes, req.Arrived)
+		sendRecords(s.log, req, resp, res)
 		return nil
 	case code == remoting.PullNotFound && allowSuspend && h.sysFlag&pullFlagSuspend != 0:
 		res.Release()
-		b.holds.park(req, h, sub, b.pollingTime(h))
+		s.holds.park(req, h, sub, pollingTime(h, set))
 		return nil
 	}
 	res.Release()
@@ -138,44 +164,45 @@ func (b *Broker) processPull(req *remoting.Request, allowSuspend bool) *remoting
 // pullReset answers a pull of a queue whose offset an operator reset (5.x
 // server-side reset, OFFSET_RESET): PULL_OFFSET_MOVED to the new offset,
 // which the client adopts.
-func (b *Broker) pullReset(resp *remoting.Command, h *pullHeader, offset int64) *remoting.Command {
+func (s *pullService) pullReset(resp *remoting.Command, h *pullHeader, offset int64) *remoting.Command {
 	resp.Code = int32(remoting.PullOffsetMoved)
 	resp.SetExt("nextBeginOffset", itoa(offset))
-	resp.SetExt("minOffset", itoa(b.store.MinOffset(h.topic, h.queueID)))
-	resp.SetExt("maxOffset", itoa(b.store.MaxOffset(h.topic, h.queueID)))
+	resp.SetExt("minOffset", itoa(s.store.MinOffset(h.topic, h.queueID)))
+	resp.SetExt("maxOffset", itoa(s.store.MaxOffset(h.topic, h.queueID)))
 	resp.SetExt("suggestWhichBrokerId", itoa(protocol.MasterID))
-	b.log.Info("The queue under pulling was previously reset", zap.String("group", h.group), zap.String("topic", h.topic),
+	s.log.Info("The queue under pulling was previously reset", zap.String("group", h.group), zap.String("topic", h.topic),
 		zap.Int32("queueId", h.queueID), zap.Int64("offset", offset))
-	b.offsetMovedEvent(h, offset)
+	s.offsetMovedEvent(h, offset)
 	return resp
 }
 
 // pollingTime is how long a parked pull waits: the client's suspend
 // timeout with long polling, shortPollingTimeMills without.
-func (b *Broker) pollingTime(h *pullHeader) time.Duration {
-	if !b.opts.Configs.Broker.LongPollingEnable {
-		return ms(b.opts.Configs.Broker.ShortPollingTimeMills)
+func pollingTime(h *pullHeader, set *settings) time.Duration {
+	if !set.Broker.LongPollingEnable {
+		return set.ShortPolling
 	}
 	return h.suspendTimeout
 }
 
-// sendPullBody writes the response with the records as its body, from
-// the mapped files, and releases them once written.
-func (b *Broker) sendPullBody(req *remoting.Request, resp *remoting.Command, res *store.GetResult) {
+// sendRecords writes the response with the records as its body, from
+// the mapped files, and releases them once written (pulls and message
+// queries).
+func sendRecords(log *zap.Logger, req *remoting.Request, resp *remoting.Command, res *store.GetResult) {
 	resp.Opaque = req.Cmd.Opaque
 	parts := make([][]byte, len(res.Messages))
 	for i, m := range res.Messages {
 		parts[i] = m.Data
 	}
 	if err := req.Ch.SendParts(resp, parts, res.Release); err != nil {
-		b.log.Debug("pull response not sent", zap.String("remote", req.Ch.RemoteAddr()), zap.Error(err))
+		log.Debug("records not sent", zap.String("remote", req.Ch.RemoteAddr()), zap.Error(err))
 	}
 }
 
 // suggestBroker is the suggestWhichBrokerId rule: the master unless
 // slaveReadEnable lets a slow reader go to a slave.
-func (b *Broker) suggestBroker(gc protocol.SubscriptionGroupConfig, res *store.GetResult) int64 {
-	if !b.opts.Configs.Broker.SlaveReadEnable {
+func suggestBroker(gc protocol.SubscriptionGroupConfig, res *store.GetResult, set *settings) int64 {
+	if !set.Broker.SlaveReadEnable {
 		return protocol.MasterID
 	}
 	if res.SuggestPullingFromSlave {
@@ -207,39 +234,39 @@ func pullStatusCode(s store.GetStatus, requested int64) remoting.ResponseCode {
 // checkPull checks permissions, the group, the topic and the queue, and
 // finds the subscription: from the header when the subscription flag is
 // set, else the one the group's heartbeats registered.
-func (b *Broker) checkPull(req *remoting.Request, h *pullHeader) (protocol.SubscriptionGroupConfig, subscriptionData, *sendFailure) {
+func (s *pullService) checkPull(req *remoting.Request, h *pullHeader, set *settings) (protocol.SubscriptionGroupConfig, subscriptionData, *failure) {
 	var sub subscriptionData
-	c := b.opts.Configs.Broker
+	c := set.Broker
 	if c.BrokerPermission&protocol.PermRead == 0 {
-		return protocol.SubscriptionGroupConfig{}, sub, &sendFailure{remoting.NoPermission, "the broker[" + c.BrokerIP1 + "] pulling message is forbidden"}
+		return protocol.SubscriptionGroupConfig{}, sub, &failure{remoting.NoPermission, "the broker[" + c.BrokerIP1 + "] pulling message is forbidden"}
 	}
-	gc, ok := b.groups.find(h.group)
+	gc, ok := s.groups.find(h.group)
 	if !ok {
-		return gc, sub, &sendFailure{remoting.SubscriptionGroupNotExist, "subscription group [" + h.group + "] does not exist, " + b.faq()}
+		return gc, sub, &failure{remoting.SubscriptionGroupNotExist, "subscription group [" + h.group + "] does not exist, " + s.line.faq()}
 	}
 	if !gc.ConsumeEnable {
-		return gc, sub, &sendFailure{remoting.NoPermission, "subscription group no permission, " + h.group}
+		return gc, sub, &failure{remoting.NoPermission, "subscription group no permission, " + h.group}
 	}
-	tc, ok := b.topics.get(h.topic)
+	tc, ok := s.topics.get(h.topic)
 	if !ok {
-		b.log.Error("the topic not exist", zap.String("topic", h.topic), zap.String("consumer", req.Ch.RemoteAddr()))
-		return gc, sub, &sendFailure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please! " + b.faq()}
+		s.log.Error("the topic not exist", zap.String("topic", h.topic), zap.String("consumer", req.Ch.RemoteAddr()))
+		return gc, sub, &failure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please! " + s.line.faq()}
 	}
 	if tc.Perm&protocol.PermRead == 0 {
-		return gc, sub, &sendFailure{remoting.NoPermission, "the topic[" + h.topic + "] pulling message is forbidden"}
+		return gc, sub, &failure{remoting.NoPermission, "the topic[" + h.topic + "] pulling message is forbidden"}
 	}
 	if h.queueID < 0 || h.queueID >= tc.ReadQueueNums {
-		return gc, sub, &sendFailure{remoting.SystemError, fmt.Sprintf("queueId[%d] is illegal, topic:[%s] topicConfig.readQueueNums:[%d] consumer:[%s]",
+		return gc, sub, &failure{remoting.SystemError, fmt.Sprintf("queueId[%d] is illegal, topic:[%s] topicConfig.readQueueNums:[%d] consumer:[%s]",
 			h.queueID, h.topic, tc.ReadQueueNums, req.Ch.RemoteAddr())}
 	}
-	var fail *sendFailure
+	var f *failure
 	if h.sysFlag&pullFlagSubscription != 0 {
 		var err error
 		if sub, err = buildSubscription(h.topic, h.subscription, h.expressionType); err != nil {
-			return gc, sub, &sendFailure{remoting.SubscriptionParseFailed, "parse the consumer's subscription failed"}
+			return gc, sub, &failure{remoting.SubscriptionParseFailed, "parse the consumer's subscription failed"}
 		}
-	} else if gc, sub, fail = b.registeredSubscription(gc, h); fail != nil {
-		return gc, sub, fail
+	} else if gc, sub, f = s.registeredSubscription(gc, h); f != nil {
+		return gc, sub, f
 	}
 	return gc, sub, nil
 }
@@ -247,45 +274,45 @@ func (b *Broker) checkPull(req *remoting.Request, h *pullHeader) (protocol.Subsc
 // sqlFilter finds the SQL92 filter of a pull (nil for a TAG
 // subscription): the pull's own expression, or the one the group's
 // heartbeats registered.
-func (b *Broker) sqlFilter(h *pullHeader, sub subscriptionData) (store.PropertyFilter, *sendFailure) {
+func (s *pullService) sqlFilter(h *pullHeader, sub subscriptionData, set *settings) (store.PropertyFilter, *failure) {
 	t := sub.ExpressionType
 	if t == "" || t == expressionTypeTag {
 		return nil, nil
 	}
-	if !b.opts.Configs.Broker.EnablePropertyFilter {
-		return nil, &sendFailure{remoting.SystemError, "The broker does not support consumer to filter message by " + t}
+	if !set.Broker.EnablePropertyFilter {
+		return nil, &failure{remoting.SystemError, "The broker does not support consumer to filter message by " + t}
 	}
 	if h.sysFlag&pullFlagSubscription != 0 {
-		expr, err := b.filters.compile(sub.SubString)
+		expr, err := s.filters.compile(sub.SubString)
 		if err != nil {
-			return nil, &sendFailure{remoting.SubscriptionParseFailed, javaErrorText(err)}
+			return nil, &failure{remoting.SubscriptionParseFailed, javaErrorText(err)}
 		}
 		return propertyFilter(expr), nil
 	}
-	f, ok := b.filters.get(h.topic, h.group)
+	f, ok := s.filters.get(h.topic, h.group)
 	if !ok {
-		return nil, &sendFailure{remoting.FilterDataNotExist, "The broker's consumer filter data is not exist!Your expression may be wrong!"}
+		return nil, &failure{remoting.FilterDataNotExist, "The broker's consumer filter data is not exist!Your expression may be wrong!"}
 	}
 	if f.data.ClientVersion < h.subVersion {
-		return nil, &sendFailure{remoting.FilterDataNotLatest, "the consumer's consumer filter data not latest"}
+		return nil, &failure{remoting.FilterDataNotLatest, "the consumer's consumer filter data not latest"}
 	}
 	return propertyFilter(f.expr), nil
 }
 
 // registeredSubscription finds the subscription a pull without one uses.
-func (b *Broker) registeredSubscription(gc protocol.SubscriptionGroupConfig, h *pullHeader) (protocol.SubscriptionGroupConfig, subscriptionData, *sendFailure) {
-	model, sub, online, subscribed := b.clients.subscription(h.group, h.topic)
+func (s *pullService) registeredSubscription(gc protocol.SubscriptionGroupConfig, h *pullHeader) (protocol.SubscriptionGroupConfig, subscriptionData, *failure) {
+	model, sub, online, subscribed := s.clients.subscription(h.group, h.topic)
 	if !online {
-		return gc, subscriptionData{}, &sendFailure{remoting.SubscriptionNotExist, "the consumer's group info not exist" + b.faq()}
+		return gc, subscriptionData{}, &failure{remoting.SubscriptionNotExist, "the consumer's group info not exist" + s.line.faq()}
 	}
 	if !gc.ConsumeBroadcastEnable && model == modelBroadcasting {
-		return gc, subscriptionData{}, &sendFailure{remoting.NoPermission, "the consumer group[" + h.group + "] can not consume by broadcast way"}
+		return gc, subscriptionData{}, &failure{remoting.NoPermission, "the consumer group[" + h.group + "] can not consume by broadcast way"}
 	}
 	if !subscribed {
-		return gc, sub, &sendFailure{remoting.SubscriptionNotExist, "the consumer's subscription not exist" + b.faq()}
+		return gc, sub, &failure{remoting.SubscriptionNotExist, "the consumer's subscription not exist" + s.line.faq()}
 	}
 	if sub.SubVersion < h.subVersion {
-		return gc, sub, &sendFailure{remoting.SubscriptionNotLatest, "the consumer's subscription not latest"}
+		return gc, sub, &failure{remoting.SubscriptionNotLatest, "the consumer's subscription not latest"}
 	}
 	return gc, sub, nil
 }

@@ -33,20 +33,25 @@ type queueKey struct {
 
 // pullHolds is the hold table.
 type pullHolds struct {
-	b *Broker
+	now    func() time.Time
+	bounds queueBounds
+	// rerun serves a woken pull again; it is resubmitted to the pool
+	// that served it, so woken pulls are bounded and answered as any
+	// other request.
+	rerun remoting.Handler
 
 	mu     sync.Mutex
 	parked map[queueKey][]*parkedPull
 	closed bool
 }
 
-func newPullHolds(b *Broker) *pullHolds {
-	return &pullHolds{b: b, parked: map[queueKey][]*parkedPull{}}
+func newPullHolds(now func() time.Time, bounds queueBounds) *pullHolds {
+	return &pullHolds{now: now, bounds: bounds, parked: map[queueKey][]*parkedPull{}}
 }
 
 // park holds a pull for at most wait.
 func (p *pullHolds) park(req *remoting.Request, h *pullHeader, sub subscriptionData, wait time.Duration) {
-	pp := &parkedPull{req: req, from: h.queueOffset, filter: tagFilter(sub), deadline: p.b.now().Add(wait)}
+	pp := &parkedPull{req: req, from: h.queueOffset, filter: tagFilter(sub), deadline: p.now().Add(wait)}
 	key := queueKey{h.topic, h.queueID}
 	p.mu.Lock()
 	if p.closed {
@@ -56,7 +61,7 @@ func (p *pullHolds) park(req *remoting.Request, h *pullHeader, sub subscriptionD
 	p.parked[key] = append(p.parked[key], pp)
 	p.mu.Unlock()
 	// A message may have landed between the read and the park.
-	if p.b.store.MaxOffset(h.topic, h.queueID) > h.queueOffset {
+	if p.bounds.MaxOffset(h.topic, h.queueID) > h.queueOffset {
 		p.release(key, func(x *parkedPull) bool { return x == pp })
 	}
 }
@@ -94,30 +99,16 @@ func (p *pullHolds) release(key queueKey, match func(*parkedPull) bool) {
 	}
 	p.mu.Unlock()
 	for _, x := range run {
-		p.enqueue(x)
+		if !x.req.Ch.Closed() {
+			// queued without blocking the dispatcher that woke it
+			x.req.Resubmit(p.rerun)
+		}
 	}
-}
-
-// enqueue re-runs a pull on its own goroutine, never blocking the
-// dispatcher that woke it.
-func (p *pullHolds) enqueue(x *parkedPull) { go p.rerun(x) }
-
-// rerun runs a parked pull again and sends its answer.
-func (p *pullHolds) rerun(x *parkedPull) {
-	if x.req.Ch.Closed() {
-		return
-	}
-	resp := p.b.processPull(x.req, false)
-	if resp == nil {
-		return
-	}
-	resp.Opaque = x.req.Cmd.Opaque
-	_ = x.req.Ch.Send(resp)
 }
 
 // loop expires the pulls whose time is up.
 func (p *pullHolds) loop(stop <-chan struct{}) {
-	runEvery(stop, holdCheckInterval, func() { p.expire(p.b.now()) })
+	runEvery(stop, holdCheckInterval, func() { p.expire(p.now()) })
 }
 
 // expire re-runs every pull past its deadline.

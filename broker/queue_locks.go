@@ -78,26 +78,24 @@ func (l *queueLocks) unlock(group, clientID string, mqs []queueRef) {
 }
 
 // lockBatchMQ serves LOCK_BATCH_MQ.
-func (b *Broker) lockBatchMQ(req *remoting.Request) *remoting.Command {
+func (s *clientService) lockBatchMQ(req *remoting.Request) *remoting.Command {
 	body, err := protocol.DecodeLockBatchRequestBody(req.Cmd.Body)
 	if err != nil {
-		return b.response(req.Cmd, remoting.SystemError, err.Error())
+		return s.reply(req.Cmd, remoting.SystemError, err.Error())
 	}
-	locked := b.locks.tryLock(body.ConsumerGroup, body.ClientID, body.MQSet)
+	locked := s.locks.tryLock(body.ConsumerGroup, body.ClientID, body.MQSet)
 	out, _ := jsonAPI.Marshal(struct {
 		LockOKMQSet []queueRef `json:"lockOKMQSet"`
 	}{locked})
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.Body = out
-	return resp
+	return s.replyBody(req.Cmd, out)
 }
 
 // unlockBatchMQ serves UNLOCK_BATCH_MQ.
-func (b *Broker) unlockBatchMQ(req *remoting.Request) *remoting.Command {
+func (s *clientService) unlockBatchMQ(req *remoting.Request) *remoting.Command {
 	body, err := protocol.DecodeLockBatchRequestBody(req.Cmd.Body)
 	if err != nil {
-		return b.response(req.Cmd, remoting.SystemError, err.Error())
+		return s.reply(req.Cmd, remoting.SystemError, err.Error())
 	}
-	b.locks.unlock(body.ConsumerGroup, body.ClientID, body.MQSet)
-	return b.response(req.Cmd, remoting.Success, "")
+	s.locks.unlock(body.ConsumerGroup, body.ClientID, body.MQSet)
+	return s.replyOK(req.Cmd)
 }

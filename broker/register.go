@@ -25,23 +25,27 @@ import (
 
 // registrar keeps the broker registered.
 type registrar struct {
-	b      *Broker
-	client *remoting.Client
+	log      *zap.Logger
+	line     line
+	settings *liveSettings
+	id       *identity
+	topics   *topicTable
+	client   *remoting.Client
 	// changed is signalled when a topic is created or changed, so that the
 	// name servers learn of it at once.
 	changed chan struct{}
 	mu      sync.Mutex // one registration round at a time
 }
 
-func newRegistrar(b *Broker) *registrar {
-	return &registrar{b: b, changed: make(chan struct{}, 1),
-		client: remoting.NewClient(remoting.ClientOptions{Logger: b.log, DialTimeout: 3 * time.Second})}
+func newRegistrar(log *zap.Logger, l line, live *liveSettings, id *identity, topics *topicTable) *registrar {
+	return &registrar{log: log, line: l, settings: live, id: id, topics: topics, changed: make(chan struct{}, 1),
+		client: remoting.NewClient(remoting.ClientOptions{Logger: log, DialTimeout: 3 * time.Second})}
 }
 
 // namesrvAddrs splits namesrvAddr ("a:9876;b:9876").
 func (r *registrar) namesrvAddrs() []string {
 	var out []string
-	for _, a := range strings.Split(r.b.opts.Configs.Broker.NamesrvAddr, ";") {
+	for _, a := range strings.Split(r.settings.load().Broker.NamesrvAddr, ";") {
 		if a = strings.TrimSpace(a); a != "" {
 			out = append(out, a)
 		}
@@ -59,7 +63,7 @@ func (r *registrar) topicChanged() {
 
 // loop registers every period and on topic changes until stop.
 func (r *registrar) loop(stop <-chan struct{}) {
-	tick := time.NewTicker(r.b.opts.Configs.Broker.RegisterPeriod())
+	tick := time.NewTicker(r.settings.load().RegisterPeriod)
 	defer tick.Stop()
 	for {
 		select {
@@ -73,6 +77,10 @@ func (r *registrar) loop(stop <-chan struct{}) {
 	}
 }
 
+// registerNow registers with every name server and returns once they
+// answered (or timed out).
+func (r *registrar) registerNow() { r.registerAll(false) }
+
 // registerAll sends REGISTER_BROKER to every name server in parallel and
 // waits for them (or their timeout).
 func (r *registrar) registerAll(oneway bool) {
@@ -82,32 +90,29 @@ func (r *registrar) registerAll(oneway bool) {
 	if len(addrs) == 0 {
 		return
 	}
-	body, err := r.body()
-	if err != nil {
-		r.b.log.Error("register broker: body", zap.Error(err))
-		return
-	}
+	set := r.settings.load()
+	body := r.body(set)
 	var wg sync.WaitGroup
 	for _, addr := range addrs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.registerOne(addr, body, oneway)
+			r.registerOne(addr, body, oneway, set)
 		}()
 	}
 	wg.Wait()
 }
 
 // registerOne registers with one name server.
-func (r *registrar) registerOne(addr string, body []byte, oneway bool) {
-	c := r.b.opts.Configs
+func (r *registrar) registerOne(addr string, body []byte, oneway bool, set *settings) {
+	c := set.Broker
 	req := remoting.NewRequest(remoting.RegisterBroker, map[string]string{
-		"brokerAddr": r.b.brokerAddr(), "brokerId": itoa(c.Broker.BrokerId), "brokerName": c.Broker.BrokerName,
-		"clusterName": c.Broker.BrokerClusterName, "haServerAddr": r.b.opts.haServerAddr(),
+		"brokerAddr": r.id.brokerAddr(), "brokerId": itoa(c.BrokerId), "brokerName": c.BrokerName,
+		"clusterName": c.BrokerClusterName, "haServerAddr": r.id.haServerAddr,
 		"compressed": "false", "bodyCrc32": itoa(protocol.BodyCRC32(body)),
 	})
-	req.Version = r.b.version
-	if r.b.opts.Line >= protocol.Line5 {
+	req.Version = r.line.version()
+	if r.line.registersActingMaster() {
 		// Without enableSlaveActingMaster, 5.x sends no
 		// heartbeatTimeoutMillis: the name server's 120 s expiry applies.
 		req.SetExt("enableActingMaster", "false")
@@ -115,55 +120,51 @@ func (r *registrar) registerOne(addr string, body []byte, oneway bool) {
 	req.Body = body
 	if oneway {
 		if err := r.client.InvokeOneway(addr, req); err != nil {
-			r.b.log.Warn("register broker to name server failed", zap.String("namesrv", addr), zap.Error(err))
+			r.log.Warn("register broker to name server failed", zap.String("namesrv", addr), zap.Error(err))
 		}
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), ms(c.Broker.RegisterBrokerTimeoutMills))
+	ctx, cancel := context.WithTimeout(context.Background(), set.RegisterTimeout)
 	defer cancel()
 	resp, err := r.client.Invoke(ctx, addr, req)
 	switch {
 	case err != nil:
-		r.b.log.Warn("register broker to name server failed", zap.String("namesrv", addr), zap.Error(err))
+		r.log.Warn("register broker to name server failed", zap.String("namesrv", addr), zap.Error(err))
 	case resp.Code != int32(remoting.Success):
-		r.b.log.Warn("register broker to name server refused", zap.String("namesrv", addr), zap.Int32("code", resp.Code), zap.String("remark", resp.Remark))
+		r.log.Warn("register broker to name server refused", zap.String("namesrv", addr), zap.Int32("code", resp.Code), zap.String("remark", resp.Remark))
 	default:
-		r.b.log.Debug("register broker to name server OK", zap.String("namesrv", addr))
+		r.log.Debug("register broker to name server OK", zap.String("namesrv", addr))
 	}
 }
 
 // body is the RegisterBrokerBody JSON of the current topic table.
-func (r *registrar) body() ([]byte, error) {
-	topics, version := r.b.topics.snapshot()
-	if perm := r.b.opts.Configs.Broker.BrokerPermission; perm&(protocol.PermRead|protocol.PermWrite) != protocol.PermRead|protocol.PermWrite {
-		for name, tc := range topics {
+func (r *registrar) body(set *settings) []byte {
+	w := r.topics.wrapper(r.line)
+	if perm := set.Broker.BrokerPermission; perm&(protocol.PermRead|protocol.PermWrite) != protocol.PermRead|protocol.PermWrite {
+		for name, tc := range w.TopicConfigTable {
 			tc.Perm &= perm
-			topics[name] = tc
+			w.TopicConfigTable[name] = tc
 		}
 	}
-	w := protocol.TopicConfigSerializeWrapper{DataVersion: version, TopicConfigTable: topics}
-	if r.b.opts.Line >= protocol.Line5 {
-		mv := version
-		w.MappingDataVersion = &mv
-	}
 	b := &protocol.RegisterBrokerBody{TopicConfigSerializeWrapper: w, FilterServerList: []string{}}
-	return b.AppendJSON(nil), nil
+	return b.AppendJSON(nil)
 }
 
 // unregisterAll sends UNREGISTER_BROKER to every name server.
 func (r *registrar) unregisterAll() {
-	c := r.b.opts.Configs.Broker
+	set := r.settings.load()
+	c := set.Broker
 	for _, addr := range r.namesrvAddrs() {
 		req := remoting.NewRequest(remoting.UnregisterBroker, map[string]string{
-			"brokerAddr": r.b.brokerAddr(), "brokerId": strconv.FormatInt(c.BrokerId, 10),
+			"brokerAddr": r.id.brokerAddr(), "brokerId": strconv.FormatInt(c.BrokerId, 10),
 			"brokerName": c.BrokerName, "clusterName": c.BrokerClusterName,
 		})
-		req.Version = r.b.version
-		ctx, cancel := context.WithTimeout(context.Background(), ms(c.RegisterBrokerTimeoutMills))
+		req.Version = r.line.version()
+		ctx, cancel := context.WithTimeout(context.Background(), set.RegisterTimeout)
 		if _, err := r.client.Invoke(ctx, addr, req); err != nil {
-			r.b.log.Warn("unregister broker from name server failed", zap.String("namesrv", addr), zap.Error(err))
+			r.log.Warn("unregister broker from name server failed", zap.String("namesrv", addr), zap.Error(err))
 		} else {
-			r.b.log.Info("unregisterBroker OK", zap.String("namesrv", addr))
+			r.log.Info("unregisterBroker OK", zap.String("namesrv", addr))
 		}
 		cancel()
 	}

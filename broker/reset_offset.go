@@ -53,40 +53,40 @@ func parseResetHeader(cmd *remoting.Command) (resetHeader, error) {
 }
 
 // resetOffset serves INVOKE_BROKER_TO_RESET_OFFSET.
-func (b *Broker) resetOffset(req *remoting.Request) *remoting.Command {
+func (s *offsetService) resetOffset(req *remoting.Request) *remoting.Command {
 	h, err := parseResetHeader(req.Cmd)
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
-	b.log.Info("[reset-offset] reset offset started", zap.String("by", req.Ch.RemoteAddr()), zap.String("topic", h.topic),
+	s.log.Info("[reset-offset] reset offset started", zap.String("by", req.Ch.RemoteAddr()), zap.String("topic", h.topic),
 		zap.String("group", h.group), zap.Int64("timestamp", h.timestamp), zap.Bool("isForce", h.force))
-	if b.opts.Line >= protocol.Line5 {
-		return b.resetOffsetOnServer(req, h)
+	if s.line.resetsOffsetsOnServer() {
+		return s.resetOffsetOnServer(req, h)
 	}
-	return b.resetOffsetByClients(req, h)
+	return s.resetOffsetByClients(req, h)
 }
 
 // resetOffsetByClients is 4.x's Broker2Client.resetOffset.
-func (b *Broker) resetOffsetByClients(req *remoting.Request, h resetHeader) *remoting.Command {
-	tc, ok := b.topics.get(h.topic)
+func (s *offsetService) resetOffsetByClients(req *remoting.Request, h resetHeader) *remoting.Command {
+	tc, ok := s.topics.get(h.topic)
 	if !ok {
-		return b.response(req.Cmd, remoting.SystemError, "[reset-offset] reset offset failed, no topic in this broker. topic="+h.topic)
+		return s.reply(req.Cmd, remoting.SystemError, "[reset-offset] reset offset failed, no topic in this broker. topic="+h.topic)
 	}
 	body := protocol.ResetOffsetBody{OffsetTable: map[protocol.MessageQueue]int64{}}
 	for q := range tc.WriteQueueNums {
-		committed := b.offsets.query(h.group, h.topic, q)
+		committed := s.offsets.query(h.group, h.topic, q)
 		if committed == -1 {
-			return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("THe consumer group <%s> not exist", h.group))
+			return s.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("THe consumer group <%s> not exist", h.group))
 		}
-		at := b.offsetAtTime(h.topic, q, h.timestamp)
+		at := s.offsetAtTime(h.topic, q, h.timestamp)
 		if !h.force && at >= committed {
 			at = committed
 		}
-		body.OffsetTable[b.queueRef(h.topic, q)] = at
+		body.OffsetTable[s.queueRef(h.topic, q)] = at
 	}
-	_, chans, online := b.clients.group(h.group)
+	_, chans, online := s.clients.group(h.group)
 	if !online || len(chans) == 0 {
-		return b.response(req.Cmd, remoting.ConsumerNotOnline, fmt.Sprintf(
+		return s.reply(req.Cmd, remoting.ConsumerNotOnline, fmt.Sprintf(
 			"Consumer not online, so can not reset offset, Group: %s Topic: %s Timestamp: %d", h.group, h.topic, h.timestamp))
 	}
 	encoded := body.AppendJSON(nil)
@@ -95,61 +95,61 @@ func (b *Broker) resetOffsetByClients(req *remoting.Request, h resetHeader) *rem
 			"topic": h.topic, "group": h.group, "timestamp": strconv.FormatInt(h.timestamp, 10), "isForce": strconv.FormatBool(h.force)})
 		notice.Body = encoded
 		if err := c.ch.InvokeOneway(notice); err != nil {
-			b.log.Error("[reset-offset] reset offset exception", zap.String("clientId", c.clientID), zap.Error(err))
+			s.log.Error("[reset-offset] reset offset exception", zap.String("clientId", c.clientID), zap.Error(err))
 		}
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
+	resp := s.replyOK(req.Cmd)
 	resp.Body = encoded
 	return resp
 }
 
 // resetOffsetOnServer is 5.x's AdminBrokerProcessor.resetOffsetInner.
-func (b *Broker) resetOffsetOnServer(req *remoting.Request, h resetHeader) *remoting.Command {
-	tc, ok := b.topics.get(h.topic)
+func (s *offsetService) resetOffsetOnServer(req *remoting.Request, h resetHeader) *remoting.Command {
+	tc, ok := s.topics.get(h.topic)
 	if !ok {
-		return b.response(req.Cmd, remoting.TopicNotExist, "Topic "+h.topic+" does not exist")
+		return s.reply(req.Cmd, remoting.TopicNotExist, "Topic "+h.topic+" does not exist")
 	}
-	if _, ok := b.groups.get(h.group); !ok {
-		return b.response(req.Cmd, remoting.SubscriptionGroupNotExist, "Group "+h.group+" does not exist")
+	if _, ok := s.groups.get(h.group); !ok {
+		return s.reply(req.Cmd, remoting.SubscriptionGroupNotExist, "Group "+h.group+" does not exist")
 	}
 	offsets := map[int32]int64{}
 	switch {
 	case h.queueID >= 0 && h.offset != -1:
-		lo, hi := b.store.MinOffset(h.topic, h.queueID), b.store.MaxOffset(h.topic, h.queueID)
+		lo, hi := s.store.MinOffset(h.topic, h.queueID), s.store.MaxOffset(h.topic, h.queueID)
 		if lo >= 0 && h.offset < lo || h.offset > hi+1 {
-			return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("Target offset %d not in consume queue range [%d-%d]", h.offset, lo, hi))
+			return s.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("Target offset %d not in consume queue range [%d-%d]", h.offset, lo, hi))
 		}
 		offsets[h.queueID] = h.offset
 	case h.queueID >= 0:
-		offsets[h.queueID] = b.offsetAtTime(h.topic, h.queueID, h.timestamp)
+		offsets[h.queueID] = s.offsetAtTime(h.topic, h.queueID, h.timestamp)
 	default:
 		for q := range tc.ReadQueueNums {
-			offsets[q] = b.offsetAtTime(h.topic, q, h.timestamp)
+			offsets[q] = s.offsetAtTime(h.topic, q, h.timestamp)
 		}
 	}
 	if len(offsets) == 0 {
-		return b.response(req.Cmd, remoting.SystemError, "No queues to reset.")
+		return s.reply(req.Cmd, remoting.SystemError, "No queues to reset.")
 	}
 	body := protocol.ResetOffsetBody{OffsetTable: map[protocol.MessageQueue]int64{}}
 	for q, off := range offsets {
-		b.offsets.assignReset(h.group, h.topic, q, off)
-		body.OffsetTable[b.queueRef(h.topic, q)] = off
+		s.offsets.assignReset(h.group, h.topic, q, off)
+		body.OffsetTable[s.queueRef(h.topic, q)] = off
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
+	resp := s.replyOK(req.Cmd)
 	resp.Body = body.AppendJSON(nil)
 	return resp
 }
 
 // offsetAtTime is the queue offset of a time (the end for -1), as
 // getOffsetInQueueByTime finds it.
-func (b *Broker) offsetAtTime(topic string, q int32, ts int64) int64 {
+func (s *offsetService) offsetAtTime(topic string, q int32, ts int64) int64 {
 	if ts == -1 {
-		return b.store.MaxOffset(topic, q)
+		return s.store.MaxOffset(topic, q)
 	}
-	return max(b.store.OffsetByTime(topic, q, ts, store.Lower), 0)
+	return max(s.store.OffsetByTime(topic, q, ts, store.Lower), 0)
 }
 
 // queueRef is a queue of this broker.
-func (b *Broker) queueRef(topic string, q int32) protocol.MessageQueue {
-	return protocol.MessageQueue{Topic: topic, BrokerName: b.opts.Configs.Broker.BrokerName, QueueID: q}
+func (s *offsetService) queueRef(topic string, q int32) protocol.MessageQueue {
+	return protocol.MessageQueue{Topic: topic, BrokerName: s.settings.load().Broker.BrokerName, QueueID: q}
 }

@@ -37,6 +37,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
@@ -54,7 +55,8 @@ type statsSample struct {
 // runtimeStats samples the store's counters every second (the TPS
 // figures) and keeps BrokerStats' daily marks.
 type runtimeStats struct {
-	b *Broker
+	now   func() time.Time
+	store interface{ Stats() store.Stats }
 
 	mu      sync.Mutex
 	samples []statsSample
@@ -76,9 +78,9 @@ type putBuckets = [len(store.PutTimeBuckets)]int64
 // distributionRoll is printTPSInterval: how often the distribution rolls.
 const distributionRoll = time.Minute
 
-func newRuntimeStats(b *Broker) *runtimeStats {
-	now := b.now()
-	return &runtimeStats{b: b, day: now.YearDay(), minuteStart: now}
+func newRuntimeStats(now func() time.Time, st interface{ Stats() store.Stats }) *runtimeStats {
+	t := now()
+	return &runtimeStats{now: now, store: st, day: t.YearDay(), minuteStart: t}
 }
 
 // loop samples every second until stop.
@@ -89,8 +91,8 @@ func (r *runtimeStats) loop(stop <-chan struct{}) {
 
 // sample takes one snapshot and, on a new day, moves the daily marks.
 func (r *runtimeStats) sample() {
-	st := r.b.store.Stats()
-	now := r.b.now()
+	st := r.store.Stats()
+	now := r.now()
 	s := statsSample{at: now, put: st.PutTimes, getFound: st.GetFound, getMiss: st.GetMiss,
 		getMsgOut: st.GetTransferred}
 	r.mu.Lock()
@@ -159,7 +161,7 @@ func (r *runtimeStats) windows(value func(before, last statsSample) (float64, bo
 			continue
 		}
 		if v, ok := value(r.samples[n-1-window], r.samples[n-1]); ok {
-			parts = protocol.AppendJavaDouble(parts, v)
+			parts = fastjson.AppendJavaDouble(parts, v)
 		}
 	}
 	return string(parts)
@@ -183,120 +185,143 @@ func (r *runtimeStats) daily() (putToday, putYesterday, getToday, getYesterday i
 	return r.putToday, r.putYesterday, r.getToday, r.getYesterday
 }
 
-// getBrokerRuntimeInfo serves GET_BROKER_RUNTIME_INFO.
-func (b *Broker) getBrokerRuntimeInfo(req *remoting.Request) *remoting.Command {
-	resp := b.response(req.Cmd, remoting.Success, "")
-	kv := protocol.KVTable{Table: b.runtimeInfo()}
-	resp.Body = kv.AppendJSON(nil)
-	return resp
+// runtimeStore is what the runtime info reads of the store.
+type runtimeStore interface {
+	messageReader
+	queueBounds
+	Stats() store.Stats
+	CommitLogHasFiles() bool
+	CommitLogMinOffset() int64
+	CommitLogMaxOffset() int64
+	DispatchedOffset() int64
+	UnflushedBytes() int64
 }
 
-// runtimeInfo builds the table.
-func (b *Broker) runtimeInfo() map[string]string {
+// runtimeInfo serves GET_BROKER_RUNTIME_INFO.
+type runtimeInfo struct {
+	replier
+	line     line
+	now      func() time.Time
+	settings *liveSettings
+	store    runtimeStore
+	stats    *runtimeStats
+	schedule *scheduleService
+	timer    *timerService
+	// pools are the handler pools of the main and VIP servers, set once
+	// the routers are built.
+	pools []pools
+}
+
+// getBrokerRuntimeInfo serves GET_BROKER_RUNTIME_INFO.
+func (r *runtimeInfo) getBrokerRuntimeInfo(req *remoting.Request) *remoting.Command {
+	kv := protocol.KVTable{Table: r.table()}
+	return r.replyBody(req.Cmd, kv.AppendJSON(nil))
+}
+
+// table builds the table.
+func (r *runtimeInfo) table() map[string]string {
 	m := map[string]string{}
-	b.storeRuntimeInfo(m)
-	b.brokerRuntimeInfo(m)
+	set := r.settings.load()
+	r.storeRuntimeInfo(m, set)
+	r.brokerRuntimeInfo(m, set)
 	return m
 }
 
 // storeRuntimeInfo is StoreStatsService's and the store's part.
-func (b *Broker) storeRuntimeInfo(m map[string]string) {
-	st := b.store.Stats()
-	r := b.stats
+func (r *runtimeInfo) storeRuntimeInfo(m map[string]string, set *settings) {
+	st := r.store.Stats()
 	times := max(st.PutTimes, 1)
 	m["bootTimestamp"] = itoa(st.Boot.UnixMilli())
-	m["runtime"] = runtimeText(b.now().Sub(st.Boot))
+	m["runtime"] = runtimeText(r.now().Sub(st.Boot))
 	m["putMessageEntireTimeMax"] = itoa(st.PutMaxMs)
 	m["putMessageTimesTotal"] = itoa(times)
 	m["putMessageFailedTimes"] = itoa(st.PutFailed)
 	m["putMessageSizeTotal"] = itoa(st.PutBytes)
-	m["putMessageDistributeTime"] = r.lastMinuteDistribution()
-	m["putMessageAverageSize"] = string(protocol.AppendJavaDouble(nil, float64(st.PutBytes)/float64(times)))
+	m["putMessageDistributeTime"] = r.stats.lastMinuteDistribution()
+	m["putMessageAverageSize"] = string(fastjson.AppendJavaDouble(nil, float64(st.PutBytes)/float64(times)))
 	m["dispatchMaxBuffer"] = "0"
 	m["getMessageEntireTimeMax"] = itoa(st.GetMaxMs)
-	m["putTps"] = r.tps(func(s statsSample) int64 { return s.put })
-	m["getFoundTps"] = r.tps(func(s statsSample) int64 { return s.getFound })
-	m["getMissTps"] = r.tps(func(s statsSample) int64 { return s.getMiss })
-	m["getTotalTps"] = r.totalTPS()
+	m["putTps"] = r.stats.tps(func(s statsSample) int64 { return s.put })
+	m["getFoundTps"] = r.stats.tps(func(s statsSample) int64 { return s.getFound })
+	m["getMissTps"] = r.stats.tps(func(s statsSample) int64 { return s.getMiss })
+	m["getTotalTps"] = r.stats.totalTPS()
 	// 4.x names it getTransferedTps, 5.x getTransferredTps; the dashboard
 	// reads one or the other, so both are there on both lines.
-	transferred := r.tps(func(s statsSample) int64 { return s.getMsgOut })
+	transferred := r.stats.tps(func(s statsSample) int64 { return s.getMsgOut })
 	m["getTransferredTps"], m["getTransferedTps"] = transferred, transferred
 	// Both lines (StoreStatsService.getRuntimeInfo of 4.9.x and 5.3.3).
 	m["putLatency99"] = fmt.Sprintf("%.2f", st.PutLatencyP99)
 	m["putLatency999"] = fmt.Sprintf("%.2f", st.PutLatencyP999)
-	c := b.opts.Configs.Store
+	c := set.Store
 	clRatio := diskRatio(c.StorePathCommitLog)
-	m["commitLogDiskRatio_"+c.StorePathCommitLog] = string(protocol.AppendJavaDouble(nil, clRatio))
-	m["commitLogDiskRatio"] = string(protocol.AppendJavaDouble(nil, clRatio))
-	m["consumeQueueDiskRatio"] = string(protocol.AppendJavaDouble(nil, diskRatio(c.StorePathRootDir+"/consumequeue")))
-	for level, off := range b.schedule.snapshot() {
-		m["scheduleMessageOffset_"+strconv.Itoa(int(level))] = itoa(off) + "," + itoa(b.store.MaxOffset(store.ScheduleTopic, level-1))
+	m["commitLogDiskRatio_"+c.StorePathCommitLog] = string(fastjson.AppendJavaDouble(nil, clRatio))
+	m["commitLogDiskRatio"] = string(fastjson.AppendJavaDouble(nil, clRatio))
+	m["consumeQueueDiskRatio"] = string(fastjson.AppendJavaDouble(nil, diskRatio(c.StorePathRootDir+"/consumequeue")))
+	for level, off := range r.schedule.snapshot() {
+		m["scheduleMessageOffset_"+strconv.Itoa(int(level))] = itoa(off) + "," + itoa(r.store.MaxOffset(store.ScheduleTopic, level-1))
 	}
 	minPhy := int64(-1) // getMinPhyOffset before the first commitlog file
-	if b.store.CommitLogHasFiles() {
-		minPhy = b.store.CommitLogMinOffset()
+	if r.store.CommitLogHasFiles() {
+		minPhy = r.store.CommitLogMinOffset()
 	}
 	m["commitLogMinOffset"] = itoa(minPhy)
-	m["commitLogMaxOffset"] = itoa(b.store.CommitLogMaxOffset())
+	m["commitLogMaxOffset"] = itoa(r.store.CommitLogMaxOffset())
 }
 
 // brokerRuntimeInfo is prepareRuntimeInfo's own part.
-func (b *Broker) brokerRuntimeInfo(m map[string]string) {
-	c := b.opts.Configs.Broker
-	if b.opts.Line >= protocol.Line5 {
-		m["brokerVersionDesc"] = "V5_3_3"
+func (r *runtimeInfo) brokerRuntimeInfo(m map[string]string, set *settings) {
+	c := set.Broker
+	m["brokerVersionDesc"] = r.line.versionDesc()
+	if r.line.hasFiveRuntimeKeys() {
 		m["brokerActive"] = "true"
 		for _, k := range []string{"timerReadBehind", "timerCongestNum"} {
 			m[k] = "0"
 		}
-		m["timerOffsetBehind"] = itoa(b.timer.backlog())
+		m["timerOffsetBehind"] = itoa(r.timer.backlog())
 		m["timerEnqueueTps"], m["timerDequeueTps"] = "0.0", "0.0"
-	} else {
-		m["brokerVersionDesc"] = "V4_9_8"
 	}
-	m["brokerVersion"] = itoa(b.version)
-	putToday, putYesterday, getToday, getYesterday := b.stats.daily()
-	st := b.store.Stats()
+	m["brokerVersion"] = itoa(r.line.version())
+	putToday, putYesterday, getToday, getYesterday := r.stats.daily()
+	st := r.store.Stats()
 	m["msgPutTotalYesterdayMorning"], m["msgPutTotalTodayMorning"], m["msgPutTotalTodayNow"] = itoa(putYesterday), itoa(putToday), itoa(st.PutTimes)
 	m["msgGetTotalYesterdayMorning"], m["msgGetTotalTodayMorning"], m["msgGetTotalTodayNow"] = itoa(getYesterday), itoa(getToday), itoa(st.GetTransferred)
 	queues := map[string]struct {
-		pick     func(pools) *remoting.Pool
+		kind     poolKind
 		capacity int32
 	}{
-		"send":  {func(p pools) *remoting.Pool { return p.send }, c.SendThreadPoolQueueCapacity},
-		"pull":  {func(p pools) *remoting.Pool { return p.pull }, c.PullThreadPoolQueueCapacity},
-		"query": {func(p pools) *remoting.Pool { return p.query }, c.QueryThreadPoolQueueCapacity},
+		"send":  {sendPool, c.SendThreadPoolQueueCapacity},
+		"pull":  {pullPool, c.PullThreadPoolQueueCapacity},
+		"query": {queryPool, c.QueryThreadPoolQueueCapacity},
 	}
-	if b.opts.Line >= protocol.Line5 {
+	if r.line.hasFiveRuntimeKeys() {
 		queues["litePull"] = queues["pull"]
 		queues["ack"] = queues["pull"]
 	}
 	for name, p := range queues {
-		size, wait := b.poolLoad(p.pick)
+		size, wait := r.poolLoad(p.kind)
 		m[name+"ThreadPoolQueueSize"] = itoa(size)
 		m[name+"ThreadPoolQueueCapacity"] = itoa(p.capacity)
 		m[name+"ThreadPoolQueueHeadWaitTimeMills"] = itoa(wait)
 	}
-	endSize, _ := b.poolLoad(func(p pools) *remoting.Pool { return p.endTx })
+	endSize, _ := r.poolLoad(endTxPool)
 	m["EndTransactionQueueSize"] = itoa(endSize)
 	m["EndTransactionThreadPoolQueueCapacity"] = itoa(c.EndTransactionPoolQueueCapacity)
-	m["dispatchBehindBytes"] = itoa(max(b.store.CommitLogMaxOffset()-b.store.DispatchedOffset(), 0))
+	m["dispatchBehindBytes"] = itoa(max(r.store.CommitLogMaxOffset()-r.store.DispatchedOffset(), 0))
 	m["pageCacheLockTimeMills"] = "0"
-	m["earliestMessageTimeStamp"] = itoa(b.earliestMessageTime())
+	m["earliestMessageTimeStamp"] = itoa(r.earliestMessageTime(set))
 	m["startAcceptSendRequestTimeStamp"] = itoa(c.StartAcceptSendRequestTimeStamp)
-	m["remainTransientStoreBufferNumbs"] = remainTransientBuffers(b.opts.Configs.Store.TransientStorePoolEnable)
-	m["remainHowManyDataToFlush"] = humanBytes(b.store.UnflushedBytes())
-	if total, _, usable, err := store.DiskSpace(b.opts.Configs.Store.StorePathRootDir); err == nil {
+	m["remainTransientStoreBufferNumbs"] = remainTransientBuffers(set.Store.TransientStorePoolEnable)
+	m["remainHowManyDataToFlush"] = humanBytes(r.store.UnflushedBytes())
+	if total, _, usable, err := store.DiskSpace(set.Store.StorePathRootDir); err == nil {
 		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(total), humanBytes(usable))
 	}
 }
 
 // poolLoad sums a pool's queue over the main and VIP servers, with the
 // longer head wait.
-func (b *Broker) poolLoad(pick func(pools) *remoting.Pool) (size int, waitMs int64) {
-	for _, p := range b.serverPools {
-		pool := pick(p)
+func (r *runtimeInfo) poolLoad(kind poolKind) (size int, waitMs int64) {
+	for _, p := range r.pools {
+		pool := p[kind]
 		size += pool.Len()
 		waitMs = max(waitMs, pool.LastWait().Milliseconds())
 	}
@@ -309,15 +334,15 @@ func (b *Broker) poolLoad(pick func(pools) *remoting.Pool) (size int, waitMs int
 // nothing (-1) until the first file holds that many written bytes past the
 // min offset, so a young 4.9.x broker reports -1; 5.x reads only up to the
 // store timestamp.
-func (b *Broker) earliestMessageTime() int64 {
-	minOff, maxOff := b.store.CommitLogMinOffset(), b.store.CommitLogMaxOffset()
-	if b.opts.Line < protocol.Line5 {
-		c := b.opts.Configs.Store
+func (r *runtimeInfo) earliestMessageTime(set *settings) int64 {
+	minOff, maxOff := r.store.CommitLogMinOffset(), r.store.CommitLogMaxOffset()
+	if r.line.earliestNeedsTwoMessages() {
+		c := set.Store
 		if !fourEarliestReadable(minOff, maxOff, int64(c.MappedFileSizeCommitLog), int64(c.MaxMessageSize)) {
 			return -1
 		}
 	}
-	rec, err := b.store.LookMessage(minOff)
+	rec, err := r.store.LookMessage(minOff)
 	if err != nil {
 		return -1
 	}

@@ -111,7 +111,7 @@ func TestEarliestMessageTimeOf49IsMinusOneUntilFileHasTwoMaxMessageSizes(t *test
 		cl := newClient(t, nil)
 		resp := invoke(t, cl, b.Addr(), withBody(sendRequest("TE", 0, nil, nil), []byte("m")))
 		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
-		got := b.runtimeInfo()["earliestMessageTimeStamp"]
+		got := b.handlers.runtime.table()["earliestMessageTimeStamp"]
 		if c.want {
 			assert.NotEqual(t, "-1", got, "line %d maxMessageSize %d", c.line, c.maxSize)
 		} else {
@@ -127,7 +127,7 @@ func TestEarliestMessageTimeOf49IsMinusOneUntilFileHasTwoMaxMessageSizes(t *test
 // default transientStorePoolEnable=false.
 func TestRemainTransientStoreBufferNumbsIsMaxIntWithoutPool(t *testing.T) {
 	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
-	assert.Equal(t, "2147483647", b.runtimeInfo()["remainTransientStoreBufferNumbs"])
+	assert.Equal(t, "2147483647", b.handlers.runtime.table()["remainTransientStoreBufferNumbs"])
 	assert.Equal(t, "0", remainTransientBuffers(true))
 }
 
@@ -138,7 +138,7 @@ func TestLine5RuntimeInfoHasPutLatencies(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, b.Start())
 	t.Cleanup(func() { _ = b.Close() })
-	m := b.runtimeInfo()
+	m := b.handlers.runtime.table()
 	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency99"])
 	assert.Regexp(t, `^\d+\.\d\d$`, m["putLatency999"])
 }
@@ -151,7 +151,7 @@ func TestLine5RuntimeInfoHasPutLatencies(t *testing.T) {
 func TestRuntimeInfoOfAFreshBrokerIsJavas(t *testing.T) {
 	clock := testclock.New()
 	b := startBroker(t, testConfigs(t.TempDir(), ""), clock.Now)
-	m := b.runtimeInfo()
+	m := b.handlers.runtime.table()
 	assert.Equal(t, "-1", m["commitLogMinOffset"])
 	assert.Equal(t, "null", m["putMessageDistributeTime"])
 	assert.Equal(t, "0.0 0.0 0.0", m["getTotalTps"])
@@ -162,12 +162,12 @@ func TestRuntimeInfoOfAFreshBrokerIsJavas(t *testing.T) {
 		resp := invoke(t, cl, b.Addr(), withBody(sendRequest("TD", 0, nil, map[string]string{"UNIQ_KEY": "D" + strconv.Itoa(i)}), []byte("x")))
 		require.Equal(t, int32(remoting.Success), resp.Code)
 	}
-	assert.Equal(t, "0", b.runtimeInfo()["commitLogMinOffset"])
-	assert.Equal(t, "null", b.runtimeInfo()["putMessageDistributeTime"], "within the first minute")
+	assert.Equal(t, "0", b.handlers.runtime.table()["commitLogMinOffset"])
+	assert.Equal(t, "null", b.handlers.runtime.table()["putMessageDistributeTime"], "within the first minute")
 
 	puts := func() int64 {
 		var sum int64
-		for _, f := range strings.Fields(b.runtimeInfo()["putMessageDistributeTime"]) {
+		for _, f := range strings.Fields(b.handlers.runtime.table()["putMessageDistributeTime"]) {
 			n, err := strconv.ParseInt(f[strings.LastIndexByte(f, ':')+1:], 10, 64)
 			require.NoError(t, err, f)
 			sum += n
@@ -176,12 +176,12 @@ func TestRuntimeInfoOfAFreshBrokerIsJavas(t *testing.T) {
 	}
 	clock.Advance(distributionRoll + time.Second)
 	b.stats.sample()
-	assert.Regexp(t, `^\[<=0ms\]:\d+ \[0~10ms\]:\d+ .* \[10s~\]:\d+ $`, b.runtimeInfo()["putMessageDistributeTime"])
+	assert.Regexp(t, `^\[<=0ms\]:\d+ \[0~10ms\]:\d+ .* \[10s~\]:\d+ $`, b.handlers.runtime.table()["putMessageDistributeTime"])
 	assert.Equal(t, int64(3), puts(), "the first minute's puts")
 	clock.Advance(distributionRoll + time.Second)
 	b.stats.sample()
 	assert.Equal(t, int64(0), puts(), "no put in the last minute")
-	assert.Len(t, strings.Fields(b.runtimeInfo()["putMessageDistributeTime"]), len(store.PutTimeBuckets))
+	assert.Len(t, strings.Fields(b.handlers.runtime.table()["putMessageDistributeTime"]), len(store.PutTimeBuckets))
 
 	r := &runtimeStats{}
 	for i := range 61 {

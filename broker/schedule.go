@@ -38,9 +38,13 @@ const scheduleTick = 100 * time.Millisecond
 
 // scheduleService owns the delivery progress of every delay level.
 type scheduleService struct {
-	b      *Broker
-	dir    configfile.Dir
-	delays []time.Duration
+	log      *zap.Logger
+	now      func() time.Time
+	line     line
+	settings *liveSettings
+	store    relayStore
+	dir      configfile.Dir
+	delays   []time.Duration
 
 	mu      sync.Mutex
 	offsets map[int32]int64 // level (1-based) -> next queue offset to deliver
@@ -51,36 +55,35 @@ type scheduleService struct {
 	persistMu sync.Mutex
 }
 
-// newScheduleService loads delayOffset.json.
-func newScheduleService(b *Broker, dir configfile.Dir) (*scheduleService, error) {
-	s := &scheduleService{b: b, dir: dir, offsets: map[int32]int64{}, version: protocol.NewDataVersion(b.now())}
-	w, res, err := dir.LoadDelayOffsets()
+// load reads delayOffset.json.
+func (s *scheduleService) load() error {
+	s.offsets, s.version = map[int32]int64{}, protocol.NewDataVersion(s.now())
+	w, res, err := s.dir.LoadDelayOffsets()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if res.Fallback != nil {
-		b.log.Warn("load delayOffset.json failed, and try to load backup file", zap.Error(res.Fallback))
+		s.log.Warn("load delayOffset.json failed, and try to load backup file", zap.Error(res.Fallback))
 	}
 	if res.Source != configfile.SourceNone {
 		s.offsets, s.version = w.OffsetTable, w.DataVersion
 	}
-	return s, nil
+	return nil
 }
 
 // maxLevel is the highest delay level.
 func (s *scheduleService) maxLevel() int32 { return int32(len(s.delays)) }
 
-// start takes the store's delay levels and corrects each level's offset
-// into its queue's range (correctDelayOffset).
+// start corrects each level's offset into its queue's range
+// (correctDelayOffset).
 func (s *scheduleService) start() {
-	s.delays = s.b.store.DelayLevels()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for level, off := range s.offsets {
 		q := level - 1
-		lo, hi := s.b.store.MinOffset(store.ScheduleTopic, q), s.b.store.MaxOffset(store.ScheduleTopic, q)
+		lo, hi := s.store.MinOffset(store.ScheduleTopic, q), s.store.MaxOffset(store.ScheduleTopic, q)
 		if fixed := min(max(off, lo), hi); fixed != off {
-			s.b.log.Warn("correctDelayQueueOffset", zap.Int32("level", level), zap.Int64("from", off), zap.Int64("to", fixed))
+			s.log.Warn("correctDelayQueueOffset", zap.Int32("level", level), zap.Int64("from", off), zap.Int64("to", fixed))
 			s.offsets[level] = fixed
 			s.dirty = true
 		}
@@ -90,10 +93,7 @@ func (s *scheduleService) start() {
 // loop delivers due messages until stop, persisting the offsets every
 // flushDelayOffsetInterval.
 func (s *scheduleService) loop(stop <-chan struct{}) {
-	every := ms(s.b.opts.Configs.Store.FlushDelayOffsetInterval)
-	if every <= 0 {
-		every = 10 * time.Second
-	}
+	every := s.settings.load().FlushDelayOffsets
 	lastPersist := time.Now()
 	runEvery(stop, scheduleTick, func() {
 		for level := int32(1); level <= s.maxLevel(); level++ {
@@ -128,18 +128,18 @@ func (s *scheduleService) advance(level int32, next int64) {
 func (s *scheduleService) deliverDue(level int32, stop <-chan struct{}) {
 	q := level - 1
 	from := s.offset(level)
-	if hi := s.b.store.MaxOffset(store.ScheduleTopic, q); from > hi {
+	if hi := s.store.MaxOffset(store.ScheduleTopic, q); from > hi {
 		s.advance(level, hi) // the queue was truncated under the offset
 		return
 	}
-	err := s.b.store.WalkQueueFrom(store.ScheduleTopic, q, from, func(at int64, u store.QueueUnit) error {
+	err := s.store.WalkQueueFrom(store.ScheduleTopic, q, from, func(at int64, u store.QueueUnit) error {
 		select {
 		case <-stop:
 			return store.ErrStopWalk
 		default:
 		}
 		if !u.Blank {
-			now := s.b.now().UnixMilli()
+			now := s.now().UnixMilli()
 			if s.deliverAt(level, now, u.TagsCode) > now {
 				return store.ErrStopWalk
 			}
@@ -151,7 +151,7 @@ func (s *scheduleService) deliverDue(level int32, stop <-chan struct{}) {
 		return nil
 	})
 	if err != nil {
-		s.b.log.Error("ScheduleMessageService, executeOnTimeUp exception", zap.Int32("level", level), zap.Error(err))
+		s.log.Error("ScheduleMessageService, executeOnTimeUp exception", zap.Int32("level", level), zap.Error(err))
 	}
 }
 
@@ -168,18 +168,18 @@ func (s *scheduleService) deliverAt(level int32, now, deliverTs int64) int64 {
 // topic. It reports false when the put failed and must be retried; a
 // message that cannot be read or has no real topic is skipped.
 func (s *scheduleService) deliver(commitLogOffset int64) bool {
-	rec, err := s.b.store.LookMessage(commitLogOffset)
+	rec, err := s.store.LookMessage(commitLogOffset)
 	if err != nil {
-		s.b.log.Error("ScheduleMessageService, the message to deliver is gone", zap.Int64("offset", commitLogOffset), zap.Error(err))
+		s.log.Error("ScheduleMessageService, the message to deliver is gone", zap.Int64("offset", commitLogOffset), zap.Error(err))
 		return true
 	}
 	m, ok := s.timeUp(&rec)
 	if !ok {
 		return true
 	}
-	res := s.b.store.PutMessage(m)
+	res := s.store.PutMessage(m)
 	if res.Status != store.PutOK {
-		s.b.log.Error("ScheduleMessageService, a message time up, but reput it failed",
+		s.log.Error("ScheduleMessageService, a message time up, but reput it failed",
 			zap.String("topic", m.Topic), zap.String("msgId", rec.MsgID()), zap.Stringer("status", res.Status))
 		return false
 	}
@@ -189,18 +189,18 @@ func (s *scheduleService) deliver(commitLogOffset int64) bool {
 // timeUp is messageTimeup: the delayed record as the message to put into
 // its real topic and queue.
 func (s *scheduleService) timeUp(rec *store.Record) (*store.Message, bool) {
-	props := parseProps(string(rec.Properties), s.b.opts.Line)
+	props := parseProps(string(rec.Properties), s.line)
 	topic, _ := props.get(propRealTopic)
 	qidText, _ := props.get(propRealQueueID)
 	qid, err := strconv.ParseInt(qidText, 10, 32)
 	if topic == "" || err != nil || topic == TopicTransHalf {
-		s.b.log.Error("[BUG] the delayed message has no real topic and queue, or a half-message topic; discarded",
+		s.log.Error("[BUG] the delayed message has no real topic and queue, or a half-message topic; discarded",
 			zap.String("msgId", rec.MsgID()), zap.String("realTopic", topic))
 		return nil, false
 	}
 	return &store.Message{
 		Topic: topic, QueueID: int32(qid), Flag: rec.Flag, SysFlag: rec.SysFlag, Body: rec.Body,
-		Properties: props.encode(s.b.opts.Line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
+		Properties: props.encode(s.line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
 		StoreHost: rec.StoreHost, ReconsumeTimes: rec.ReconsumeTimes,
 	}, true
 }
@@ -216,11 +216,11 @@ func (s *scheduleService) persist(force bool) {
 		return
 	}
 	s.dirty = false
-	s.version.Next(s.b.now(), 0)
+	s.version.Next(s.now(), 0)
 	w := &protocol.DelayOffsetSerializeWrapper{DataVersion: s.version, OffsetTable: maps.Clone(s.offsets)}
 	s.mu.Unlock()
 	if err := s.dir.PersistDelayOffsets(w); err != nil {
-		s.b.log.Error("persist delayOffset.json failed", zap.Error(err))
+		s.log.Error("persist delayOffset.json failed", zap.Error(err))
 	}
 }
 
@@ -232,13 +232,24 @@ func (s *scheduleService) snapshot() map[int32]int64 {
 	return maps.Clone(s.offsets)
 }
 
+// redirects are the put path's detours for a message that must wait: a
+// DELAY level (toScheduleTopic) and the 5.x timer properties
+// (toTimerTopic, timer.go). Sends, sent-back messages and committed
+// transactions take them.
+type redirects struct {
+	line line
+	now  func() time.Time
+	// maxLevel is the highest delay level.
+	maxLevel int32
+}
+
 // toScheduleTopic is the delay branch of Java's put path
 // (CommitLog.asyncPutMessage in 4.x, HookUtils.handleScheduleMessage in
 // 5.x): a message that is not a half or rolled-back one and has DELAY > 0
 // goes to SCHEDULE_TOPIC_XXXX queue level-1 (the level capped at the
 // highest), with REAL_TOPIC and REAL_QID recording where it belongs and
 // the properties re-encoded from props, the message's property map.
-func (b *Broker) toScheduleTopic(m *store.Message, props *msgProps) {
+func (r redirects) toScheduleTopic(m *store.Message, props *msgProps) {
 	tx := m.SysFlag & store.SysFlagTransactionMsk
 	if tx != store.SysFlagTxNotType && tx != store.SysFlagTxCommit {
 		return
@@ -247,13 +258,13 @@ func (b *Broker) toScheduleTopic(m *store.Message, props *msgProps) {
 	if level <= 0 {
 		return
 	}
-	if top := b.schedule.maxLevel(); level > top {
-		level = top
+	if level > r.maxLevel {
+		level = r.maxLevel
 		props.set(propDelayLevel, itoa(level))
 	}
 	props.set(propRealTopic, m.Topic)
 	props.set(propRealQueueID, itoa(m.QueueID))
-	m.Properties = props.encode(b.opts.Line)
+	m.Properties = props.encode(r.line)
 	m.Topic, m.QueueID = store.ScheduleTopic, level-1
 }
 

@@ -102,41 +102,39 @@ func indexOfName(n string, v2 bool) int {
 	return 0
 }
 
-// sendHandlers are the send codes.
-func (b *Broker) sendHandlers() map[remoting.RequestCode]remoting.Handler {
-	return map[remoting.RequestCode]remoting.Handler{
-		remoting.SendMessage:         b.sendMessage,
-		remoting.SendMessageV2:       b.sendMessage,
-		remoting.SendBatchMessage:    b.sendMessage,
-		remoting.ConsumerSendMsgBack: b.consumerSendMsgBack,
-	}
-}
-
-// response starts a response with the broker's version.
-func (b *Broker) response(req *remoting.Command, code remoting.ResponseCode, remark string) *remoting.Command {
-	r := remoting.NewResponse(req, code, remark)
-	r.Version = b.version
-	return r
+// sendService stores what producers send and what consumers send back
+// (send_back.go): SendMessageProcessor.
+type sendService struct {
+	replier
+	line      line
+	settings  *liveSettings
+	id        *identity
+	store     sendStore
+	topics    *topicTable
+	groups    *groupTable
+	stats     *brokerStats
+	redirects redirects
 }
 
 // sendMessage serves the three send codes.
-func (b *Broker) sendMessage(req *remoting.Request) *remoting.Command {
+func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
 	h, err := parseSendHeader(req.Cmd)
 	if err != nil {
-		return b.response(req.Cmd, remoting.SystemError, err.Error())
+		return s.replyHeaderError(req.Cmd, err)
 	}
-	if b.store.IsOSPageCacheBusy() {
+	if s.store.IsOSPageCacheBusy() {
 		// BrokerFastFailure: the commitlog lock is held too long, shed load.
-		return b.response(req.Cmd, remoting.SystemBusy, fmt.Sprintf(
+		return s.reply(req.Cmd, remoting.SystemBusy, fmt.Sprintf(
 			"[PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %dms, size of queue: %d",
 			time.Since(req.Arrived).Milliseconds(), 0))
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.SetExt(propMsgRegion, b.opts.Configs.Broker.RegionId)
-	resp.SetExt(propTraceSwitch, strconv.FormatBool(b.opts.Configs.Broker.TraceOn))
-	tc, fail := b.checkSend(req, h)
-	if fail != nil {
-		return b.fail(resp, fail)
+	set := s.settings.load()
+	resp := s.replyOK(req.Cmd)
+	resp.SetExt(propMsgRegion, set.Broker.RegionId)
+	resp.SetExt(propTraceSwitch, strconv.FormatBool(set.Broker.TraceOn))
+	tc, f := s.checkSend(req, h, set)
+	if f != nil {
+		return fail(resp, f)
 	}
 	queueID := h.queueID
 	if queueID < 0 {
@@ -144,82 +142,60 @@ func (b *Broker) sendMessage(req *remoting.Request) *remoting.Command {
 	}
 	bornHost, _ := netip.ParseAddrPort(req.Ch.RemoteAddr())
 	// The message's properties, or for a batch those every message gets.
-	props := parseProps(h.properties, b.opts.Line)
+	props := parseProps(h.properties, s.line)
 	uniq, _ := props.get(propUniqKey)
+	s.stampRegionAndTrace(props, set)
 	var res store.PutResult
 	if req.Cmd.Code == int32(remoting.SendBatchMessage) {
-		res, fail = b.putBatch(req.Cmd, h, props, queueID, bornHost)
+		res, f = s.putBatch(req.Cmd, h, props, queueID, bornHost, set)
 	} else {
-		res, fail = b.putOne(req.Cmd, h, props, tc, queueID, bornHost)
+		res, f = s.putOne(req.Cmd, h, props, tc, queueID, bornHost, set)
 	}
-	if fail != nil {
-		return b.fail(resp, fail)
+	if f != nil {
+		return fail(resp, f)
 	}
-	b.brokerStats.stored(h.topic, res)
-	return b.putResponse(resp, res, uniq, queueID)
-}
-
-// sendFailure is a response code with its remark.
-type sendFailure struct {
-	code   remoting.ResponseCode
-	remark string
-}
-
-func (b *Broker) fail(resp *remoting.Command, f *sendFailure) *remoting.Command {
-	resp.Code = int32(f.code)
-	resp.SetRemark(f.remark)
-	return resp
+	s.stats.stored(h.topic, res)
+	return s.putResponse(resp, res, uniq, queueID, set)
 }
 
 // checkSend is AbstractSendMessageProcessor.msgCheck: broker and topic
 // permissions, topic name rules, the topic (created from the template when
 // missing) and the queue id.
-func (b *Broker) checkSend(req *remoting.Request, h *sendHeader) (protocol.TopicConfig, *sendFailure) {
-	c := b.opts.Configs.Broker
-	if c.BrokerPermission&protocol.PermWrite == 0 && b.isOrderTopic(h.topic) {
-		return protocol.TopicConfig{}, &sendFailure{remoting.NoPermission, "the broker[" + c.BrokerIP1 + "] sending message is forbidden"}
+func (s *sendService) checkSend(req *remoting.Request, h *sendHeader, set *settings) (protocol.TopicConfig, *failure) {
+	c := set.Broker
+	if c.BrokerPermission&protocol.PermWrite == 0 && s.isOrderTopic(h.topic) {
+		return protocol.TopicConfig{}, &failure{remoting.NoPermission, "the broker[" + c.BrokerIP1 + "] sending message is forbidden"}
 	}
 	if f := validateTopic(h.topic); f != nil {
 		return protocol.TopicConfig{}, f
 	}
 	if notAllowedSendTopics[h.topic] {
-		return protocol.TopicConfig{}, &sendFailure{remoting.NoPermission, "Sending message to topic[" + h.topic + "] is forbidden."}
+		return protocol.TopicConfig{}, &failure{remoting.NoPermission, "Sending message to topic[" + h.topic + "] is forbidden."}
 	}
-	tc, ok := b.topics.get(h.topic)
+	tc, ok := s.topics.get(h.topic)
 	if !ok {
-		tc, ok = b.createTopicForSend(h)
+		tc, ok = s.createTopicForSend(h)
 	}
 	if !ok {
-		return tc, &sendFailure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please!" + b.faq()}
+		return tc, &failure{remoting.TopicNotExist, "topic[" + h.topic + "] not exist, apply first please!" + s.line.faq()}
 	}
 	if limit := max(tc.WriteQueueNums, tc.ReadQueueNums); h.queueID >= limit {
-		return tc, &sendFailure{remoting.SystemError, fmt.Sprintf("request queueId[%d] is illegal, %s Producer: %s",
+		return tc, &failure{remoting.SystemError, fmt.Sprintf("request queueId[%d] is illegal, %s Producer: %s",
 			h.queueID, topicConfigString(tc), req.Ch.RemoteAddr())}
 	}
 	if tc.Perm&protocol.PermWrite == 0 {
-		return tc, &sendFailure{remoting.NoPermission, "the topic[" + h.topic + "] sending message is forbidden"}
+		return tc, &failure{remoting.NoPermission, "the topic[" + h.topic + "] sending message is forbidden"}
 	}
 	return tc, nil
 }
 
-// faq is FAQUrl.suggestTodo of the broker's line: every URL there is
-// the FAQ page, whose address 5.x changed.
-func (b *Broker) faq() string {
-	if b.opts.Line >= protocol.Line5 {
-		return "\nSee https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details."
-	}
-	return "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
-}
-
 // createTopicForSend creates an unknown topic from the producer's template
-// topic, or a retry topic, and registers the change with the name servers.
-func (b *Broker) createTopicForSend(h *sendHeader) (protocol.TopicConfig, bool) {
-	tc, created := b.topics.createForSend(h.topic, h.defaultTopic, h.defaultTopicQueueNums, 0)
+// topic, or a retry topic (the topic table announces it to the name
+// servers).
+func (s *sendService) createTopicForSend(h *sendHeader) (protocol.TopicConfig, bool) {
+	tc, _ := s.topics.createForSend(h.topic, h.defaultTopic, h.defaultTopicQueueNums, 0)
 	if tc.TopicName == "" && isRetryTopic(h.topic) {
-		tc, created = b.topics.createForRetry(h.topic, 1, protocol.PermWrite|protocol.PermRead, 0)
-	}
-	if created {
-		b.reg.topicChanged()
+		tc, _ = s.topics.createForRetry(h.topic, 1, protocol.PermWrite|protocol.PermRead, 0)
 	}
 	return tc, tc.TopicName != ""
 }
@@ -246,40 +222,39 @@ func permString(perm int32) string {
 }
 
 // putOne stores a single message.
-func (b *Broker) putOne(cmd *remoting.Command, h *sendHeader, props *msgProps, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
-	b.stampRegionAndTrace(props)
+func (s *sendService) putOne(cmd *remoting.Command, h *sendHeader, props *msgProps, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort, set *settings) (store.PutResult, *failure) {
 	topic := h.topic
 	if isRetryTopic(topic) {
-		var f *sendFailure
-		if topic, queueID, f = b.retryOrDLQ(h, props, queueID); f != nil {
+		var f *failure
+		if topic, queueID, f = s.retryOrDLQ(h, queueID); f != nil {
 			return store.PutResult{}, f
 		}
 	}
-	props.set(propCluster, b.opts.Configs.Broker.BrokerClusterName)
+	props.set(propCluster, set.Broker.BrokerClusterName)
 	sysFlag := h.sysFlag
 	if tc.TopicFilterType == protocol.MultiTag {
 		sysFlag |= store.SysFlagMultiTags
 	}
 	m := &store.Message{
 		Topic: topic, QueueID: queueID, Flag: h.flag, SysFlag: sysFlag, Body: cmd.Body,
-		Properties: props.encodeStored(b.opts.Line), BornTimestamp: h.bornTimestamp, BornHost: bornHost,
-		StoreHost: b.storeHost, ReconsumeTimes: h.reconsumeTimes,
+		Properties: props.encodeStored(s.line), BornTimestamp: h.bornTimestamp, BornHost: bornHost,
+		StoreHost: s.id.storeHost(), ReconsumeTimes: h.reconsumeTimes,
 	}
 	if v, _ := props.get(propTransactionPrepared); v == "true" {
-		return b.putHalf(m, props)
+		return s.putHalf(m, props, set)
 	}
-	if f := b.toTimerTopic(m, props); f != nil {
+	if f := s.redirects.toTimerTopic(m, props); f != nil {
 		return store.PutResult{}, f
 	}
-	b.toScheduleTopic(m, props)
-	return b.store.PutMessage(m), nil
+	s.redirects.toScheduleTopic(m, props)
+	return s.store.PutMessage(m), nil
 }
 
 // putResponse maps a store result onto the response, as
 // handlePutMessageResult does; uniq is the message's (or batch's)
 // UNIQ_KEY, "" when it has none.
-func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, uniq string, queueID int32) *remoting.Command {
-	code, remark := putStatusResponse(res, b.opts.Configs.Store.MaxMessageSize)
+func (s *sendService) putResponse(resp *remoting.Command, res store.PutResult, uniq string, queueID int32, set *settings) *remoting.Command {
+	code, remark := putStatusResponse(res, set.Store.MaxMessageSize)
 	resp.Code = int32(code)
 	switch code {
 	case remoting.Success, remoting.FlushDiskTimeout, remoting.FlushSlaveTimeout, remoting.SlaveNotAvailable:
@@ -291,7 +266,7 @@ func (b *Broker) putResponse(resp *remoting.Command, res store.PutResult, uniq s
 	resp.SetExt("msgId", res.MsgID)
 	resp.SetExt("queueId", itoa(queueID))
 	resp.SetExt("queueOffset", itoa(res.QueueOffset))
-	if b.opts.Line >= protocol.Line5 && uniq != "" {
+	if s.line.answersTransactionID() && uniq != "" {
 		// 5.x answers the message's (or the batch's) unique key as its
 		// transactionId (MessageClientIDSetter.getUniqID).
 		resp.SetExt("transactionId", uniq)

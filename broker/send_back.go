@@ -66,71 +66,65 @@ func parseSendBackHeader(cmd *remoting.Command) (sendBackHeader, error) {
 }
 
 // consumerSendMsgBack serves CONSUMER_SEND_MSG_BACK.
-func (b *Broker) consumerSendMsgBack(req *remoting.Request) *remoting.Command {
+func (s *sendService) consumerSendMsgBack(req *remoting.Request) *remoting.Command {
 	h, err := parseSendBackHeader(req.Cmd)
 	if err != nil {
-		return b.headerError(req, err)
+		return s.replyHeaderError(req.Cmd, err)
 	}
-	gc, ok := b.groups.find(h.group)
+	gc, ok := s.groups.find(h.group)
 	if !ok {
-		return b.response(req.Cmd, remoting.SubscriptionGroupNotExist, "subscription group not exist, "+h.group+" "+b.faq())
+		return s.reply(req.Cmd, remoting.SubscriptionGroupNotExist, "subscription group not exist, "+h.group+" "+s.line.faq())
 	}
-	if b.opts.Configs.Broker.BrokerPermission&protocol.PermWrite == 0 {
-		return b.response(req.Cmd, remoting.NoPermission, "the broker["+b.opts.Configs.Broker.BrokerIP1+"] sending message is forbidden")
+	if c := s.settings.load().Broker; c.BrokerPermission&protocol.PermWrite == 0 {
+		return s.reply(req.Cmd, remoting.NoPermission, "the broker["+c.BrokerIP1+"] sending message is forbidden")
 	}
 	if gc.RetryQueueNums <= 0 {
-		return b.response(req.Cmd, remoting.Success, "")
+		return s.replyOK(req.Cmd)
 	}
 	var sysFlag int32
 	if h.unitMode {
 		sysFlag = protocol.TopicSysFlagUnitSub
 	}
 	topic := retryTopic(h.group)
-	tc, created := b.topics.createForRetry(topic, gc.RetryQueueNums, protocol.PermWrite|protocol.PermRead, sysFlag)
-	if created {
-		b.reg.topicChanged()
-	}
+	tc, _ := s.topics.createForRetry(topic, gc.RetryQueueNums, protocol.PermWrite|protocol.PermRead, sysFlag)
 	if tc.TopicName == "" {
-		return b.response(req.Cmd, remoting.SystemError, "topic["+topic+"] not exist")
+		return s.reply(req.Cmd, remoting.SystemError, "topic["+topic+"] not exist")
 	}
 	if tc.Perm&protocol.PermWrite == 0 {
-		return b.response(req.Cmd, remoting.NoPermission, "the topic["+topic+"] sending message is forbidden")
+		return s.reply(req.Cmd, remoting.NoPermission, "the topic["+topic+"] sending message is forbidden")
 	}
-	rec, err := b.store.LookMessage(h.offset)
+	rec, err := s.store.LookMessage(h.offset)
 	if err != nil {
-		return b.response(req.Cmd, remoting.SystemError, fmt.Sprintf("look message by offset failed, %d", h.offset))
+		return s.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("look message by offset failed, %d", h.offset))
 	}
 	maxTimes := gc.RetryMaxTimes
 	if h.maxReconsumeTimes >= 0 {
 		maxTimes = h.maxReconsumeTimes
 	}
-	m, f := b.sendBackMessage(&rec, h, topic, rand.Int32N(gc.RetryQueueNums), maxTimes)
+	m, f := s.sendBackMessage(&rec, h, topic, rand.Int32N(gc.RetryQueueNums), maxTimes)
 	if f != nil {
-		return b.fail(b.response(req.Cmd, remoting.Success, ""), f)
+		return s.replyFailure(req.Cmd, f)
 	}
-	if res := b.store.PutMessage(m); res.Status != store.PutOK {
-		return b.response(req.Cmd, remoting.SystemError, res.Status.String())
+	if res := s.store.PutMessage(m); res.Status != store.PutOK {
+		return s.reply(req.Cmd, remoting.SystemError, res.Status.String())
 	}
-	b.brokerStats.sentBack(h.group, firstTopic(&rec, b.opts.Line))
-	return b.response(req.Cmd, remoting.Success, "")
+	s.stats.sentBack(h.group, firstTopic(&rec))
+	return s.replyOK(req.Cmd)
 }
 
 // sendBackMessage builds the message to put for a handed-back record: to
 // the retry topic through the delay levels, or to the dead letters.
-func (b *Broker) sendBackMessage(rec *store.Record, h sendBackHeader, topic string, queueID, maxTimes int32) (*store.Message, *sendFailure) {
-	props := parseProps(string(rec.Properties), b.opts.Line)
+func (s *sendService) sendBackMessage(rec *store.Record, h sendBackHeader, topic string, queueID, maxTimes int32) (*store.Message, *failure) {
+	props := parseProps(string(rec.Properties), s.line)
 	if _, ok := props.get(propRetryTopic); !ok {
 		props.set(propRetryTopic, rec.Topic)
 	}
 	props.set(propWait, "false")
 	if rec.ReconsumeTimes >= maxTimes || h.delayLevel < 0 {
 		topic, queueID = dlqTopic(h.group), 0
-		tc, created := b.topics.createForRetry(topic, dlqQueueNums, protocol.PermWrite|protocol.PermRead, 0)
-		if created {
-			b.reg.topicChanged()
-		}
+		tc, _ := s.topics.createForRetry(topic, dlqQueueNums, protocol.PermWrite|protocol.PermRead, 0)
 		if tc.TopicName == "" {
-			return nil, &sendFailure{remoting.SystemError, "topic[" + topic + "] not exist"}
+			return nil, &failure{remoting.SystemError, "topic[" + topic + "] not exist"}
 		}
 		props.set(propDelayLevel, "0")
 	} else {
@@ -145,12 +139,12 @@ func (b *Broker) sendBackMessage(rec *store.Record, h sendBackHeader, topic stri
 	}
 	m := &store.Message{
 		Topic: topic, QueueID: queueID, Flag: rec.Flag, SysFlag: rec.SysFlag, Body: rec.Body,
-		Properties: props.encode(b.opts.Line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
+		Properties: props.encode(s.line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
 		StoreHost: rec.StoreHost, ReconsumeTimes: rec.ReconsumeTimes + 1,
 	}
-	if b.opts.Line >= protocol.Line5 {
-		m.StoreHost = b.storeHost // 5.x writes its own, 4.x the message's
+	if s.line.sendBackStampsOwnHost() {
+		m.StoreHost = s.id.storeHost()
 	}
-	b.toScheduleTopic(m, props)
+	s.redirects.toScheduleTopic(m, props)
 	return m, nil
 }

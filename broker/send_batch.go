@@ -52,26 +52,26 @@ func decodeBatch(body []byte) ([]batchEntry, bool) {
 // putBatch stores a SEND_BATCH_MESSAGE as CommitLog's batch encoder
 // does: every message gets the batch's properties (the header's, plus
 // CLUSTER) appended to its own.
-func (b *Broker) putBatch(cmd *remoting.Command, h *sendHeader, batchProps *msgProps, queueID int32, bornHost netip.AddrPort) (store.PutResult, *sendFailure) {
+func (s *sendService) putBatch(cmd *remoting.Command, h *sendHeader, batchProps *msgProps, queueID int32, bornHost netip.AddrPort, set *settings) (store.PutResult, *failure) {
 	if len(h.topic) > topicMaxLength {
-		return store.PutResult{}, &sendFailure{remoting.MessageIllegal, "message topic length too long " + itoa(len(h.topic))}
+		return store.PutResult{}, &failure{remoting.MessageIllegal, "message topic length too long " + itoa(len(h.topic))}
 	}
 	if isRetryTopic(h.topic) {
-		return store.PutResult{}, &sendFailure{remoting.MessageIllegal, "batch request does not support retry group " + h.topic}
+		return store.PutResult{}, &failure{remoting.MessageIllegal, "batch request does not support retry group " + h.topic}
 	}
-	if limit := b.opts.Configs.Store.MaxMessageSize; len(cmd.Body) > int(limit) {
+	if limit := set.Store.MaxMessageSize; len(cmd.Body) > int(limit) {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}
 	entries, ok := decodeBatch(cmd.Body)
 	if !ok {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}
-	b.stampRegionAndTrace(batchProps)
 	if v, ok := batchProps.get(propDelayLevel); ok && v != "0" {
 		return store.PutResult{Status: store.PutMessageIllegal}, nil
 	}
-	batchProps.set(propCluster, b.opts.Configs.Broker.BrokerClusterName)
-	suffix := batchProps.encode(b.opts.Line)
+	batchProps.set(propCluster, set.Broker.BrokerClusterName)
+	suffix := batchProps.encode(s.line)
+	storeHost := s.id.storeHost()
 	msgs := make([]store.Message, len(entries))
 	for i, e := range entries {
 		props := string(e.props)
@@ -81,8 +81,8 @@ func (b *Broker) putBatch(cmd *remoting.Command, h *sendHeader, batchProps *msgP
 		msgs[i] = store.Message{
 			Topic: h.topic, QueueID: queueID, Flag: e.flag, SysFlag: h.sysFlag, Body: e.body,
 			Properties: props + suffix, BornTimestamp: h.bornTimestamp, BornHost: bornHost,
-			StoreHost: b.storeHost, ReconsumeTimes: h.reconsumeTimes,
+			StoreHost: storeHost, ReconsumeTimes: h.reconsumeTimes,
 		}
 	}
-	return b.store.PutMessages(msgs), nil
+	return s.store.PutMessages(msgs), nil
 }

@@ -18,14 +18,14 @@ var notAllowedSendTopics = map[string]bool{
 }
 
 // validateTopic is TopicValidator.validateTopic.
-func validateTopic(topic string) *sendFailure {
+func validateTopic(topic string) *failure {
 	switch {
 	case strings.TrimSpace(topic) == "":
-		return &sendFailure{remoting.SystemError, "The specified topic is blank."}
+		return &failure{remoting.SystemError, "The specified topic is blank."}
 	case !validTopicOrGroup(topic):
-		return &sendFailure{remoting.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"}
+		return &failure{remoting.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"}
 	case len(topic) > topicMaxLength:
-		return &sendFailure{remoting.SystemError, "The specified topic is longer than topic max length."}
+		return &failure{remoting.SystemError, "The specified topic is longer than topic max length."}
 	}
 	return nil
 }
@@ -45,19 +45,19 @@ func validTopicOrGroup(s string) bool {
 
 // isOrderTopic tells whether the name servers hold an order config for
 // the topic (Java asks its KV config cache; this broker keeps none).
-func (b *Broker) isOrderTopic(topic string) bool {
-	tc, ok := b.topics.get(topic)
+func (s *sendService) isOrderTopic(topic string) bool {
+	tc, ok := s.topics.get(topic)
 	return ok && tc.Order
 }
 
 // retryOrDLQ is handleRetryAndDLQ for a message sent to %RETRY%group: the
 // group must exist, and a message past its group's retry limit goes to
 // %DLQ%group instead.
-func (b *Broker) retryOrDLQ(h *sendHeader, props *msgProps, queueID int32) (string, int32, *sendFailure) {
+func (s *sendService) retryOrDLQ(h *sendHeader, queueID int32) (string, int32, *failure) {
 	group := strings.TrimPrefix(h.topic, RetryGroupTopicPrefix)
-	gc, ok := b.groups.find(group)
+	gc, ok := s.groups.find(group)
 	if !ok {
-		return "", 0, &sendFailure{remoting.SubscriptionGroupNotExist, "subscription group not exist, " + group + " " + b.faq()}
+		return "", 0, &failure{remoting.SubscriptionGroupNotExist, "subscription group not exist, " + group + " " + s.line.faq()}
 	}
 	maxTimes := gc.RetryMaxTimes
 	if h.maxReconsumeTimes >= 0 {
@@ -67,12 +67,9 @@ func (b *Broker) retryOrDLQ(h *sendHeader, props *msgProps, queueID int32) (stri
 		return h.topic, queueID, nil
 	}
 	dlq := dlqTopic(group)
-	tc, created := b.topics.createForRetry(dlq, 1, protocol.PermWrite|protocol.PermRead, 0)
-	if created {
-		b.reg.topicChanged()
-	}
+	tc, _ := s.topics.createForRetry(dlq, 1, protocol.PermWrite|protocol.PermRead, 0)
 	if tc.TopicName == "" {
-		return "", 0, &sendFailure{remoting.SystemError, "topic[" + dlq + "] not exist"}
+		return "", 0, &failure{remoting.SystemError, "topic[" + dlq + "] not exist"}
 	}
 	return dlq, 0, nil
 }
@@ -81,19 +78,15 @@ func (b *Broker) retryOrDLQ(h *sendHeader, props *msgProps, queueID int32) (stri
 // TransactionalMessageBridge.parseHalfMessageInner does: the real topic
 // and queue in properties, the message itself on queue 0 of
 // RMQ_SYS_TRANS_HALF_TOPIC with the transaction type bits cleared.
-func (b *Broker) putHalf(m *store.Message, props *msgProps) (store.PutResult, *sendFailure) {
-	if b.opts.Configs.Broker.RejectTransactionMessage {
-		return store.PutResult{}, &sendFailure{remoting.NoPermission, "the broker[" + b.opts.Configs.Broker.BrokerIP1 + "] sending transaction message is forbidden"}
+func (s *sendService) putHalf(m *store.Message, props *msgProps, set *settings) (store.PutResult, *failure) {
+	if set.Broker.RejectTransactionMessage {
+		return store.PutResult{}, &failure{remoting.NoPermission, "the broker[" + set.Broker.BrokerIP1 + "] sending transaction message is forbidden"}
 	}
 	props.set(propRealTopic, m.Topic)
 	props.set(propRealQueueID, itoa(m.QueueID))
 	m.SysFlag &^= store.SysFlagTransactionMsk
 	m.Topic, m.QueueID = TopicTransHalf, 0
-	m.Properties = props.encode(b.opts.Line)
-	if _, ok := b.topics.get(TopicTransHalf); !ok {
-		if _, created := b.topics.createForRetry(TopicTransHalf, 1, protocol.PermWrite|protocol.PermRead, 0); created {
-			b.reg.topicChanged()
-		}
-	}
-	return b.store.PutMessage(m), nil
+	m.Properties = props.encode(s.line)
+	s.topics.createForRetry(TopicTransHalf, 1, protocol.PermWrite|protocol.PermRead, 0)
+	return s.store.PutMessage(m), nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
@@ -25,7 +26,7 @@ var windowTitles = [3]string{windowMinute: "Minute", windowHour: "Hour", windowD
 // statsLogLine is one item's line for a window.
 func statsLogLine(name, key string, w statsWindowKind, s protocol.BrokerStatsItem) string {
 	return "[" + name + "] [" + key + "] Stats In One " + windowTitles[w] + ", SUM: " + strconv.FormatInt(s.Sum, 10) +
-		" TPS: " + protocol.FormatJavaFixed(s.Tps, 2) + " AVGPT: " + protocol.FormatJavaFixed(s.Avgpt, 2)
+		" TPS: " + fastjson.FormatJavaFixed(s.Tps, 2) + " AVGPT: " + fastjson.FormatJavaFixed(s.Avgpt, 2)
 }
 
 // logWindow writes every item's line for a window, sets by name and items

@@ -39,7 +39,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/internal/configfile"
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -65,9 +64,9 @@ const (
 
 // toTimerTopic is transformTimerMessage for a message to put; it reports
 // the send failure for an illegal time.
-func (b *Broker) toTimerTopic(m *store.Message, props *msgProps) *sendFailure {
+func (r redirects) toTimerTopic(m *store.Message, props *msgProps) *failure {
 	tx := m.SysFlag & store.SysFlagTransactionMsk
-	if b.opts.Line < protocol.Line5 || m.Topic == timerTopic || (tx != store.SysFlagTxNotType && tx != store.SysFlagTxCommit) {
+	if !r.line.hasTimers() || m.Topic == timerTopic || (tx != store.SysFlagTxNotType && tx != store.SysFlagTxCommit) {
 		return nil
 	}
 	if delayLevel(props) > 0 {
@@ -80,12 +79,12 @@ func (b *Broker) toTimerTopic(m *store.Message, props *msgProps) *sendFailure {
 	if _, ok := props.get(propTimerOutMs); ok {
 		return nil
 	}
-	now := b.now().UnixMilli()
+	now := r.now().UnixMilli()
 	at, ok, err := timerDeliverMs(props, now)
 	if !ok {
 		return nil
 	}
-	illegal := &sendFailure{remoting.MessageIllegal, fmt.Sprintf("timer message illegal, the delay time should not be bigger than the max delay %dms; or if set del msg, the delay time should be bigger than the current time", int64(timerMaxDelayMs))}
+	illegal := &failure{remoting.MessageIllegal, fmt.Sprintf("timer message illegal, the delay time should not be bigger than the max delay %dms; or if set del msg, the delay time should be bigger than the current time", int64(timerMaxDelayMs))}
 	if err != nil {
 		return illegal
 	}
@@ -106,7 +105,7 @@ func (b *Broker) toTimerTopic(m *store.Message, props *msgProps) *sendFailure {
 	props.set(propTimerOutMs, strconv.FormatInt(at, 10))
 	props.set(propRealTopic, m.Topic)
 	props.set(propRealQueueID, itoa(m.QueueID))
-	m.Properties = props.encode(b.opts.Line)
+	m.Properties = props.encode(r.line)
 	m.Topic, m.QueueID = timerTopic, 0
 	return nil
 }
@@ -160,17 +159,16 @@ type timerProgress struct {
 
 // timerService delivers timer messages when due.
 type timerService struct {
-	b    *Broker
-	path string
+	log   *zap.Logger
+	now   func() time.Time
+	line  line
+	store relayStore
+	path  string
 
 	mu      sync.Mutex
 	pending timerHeap
 	scanned int64
 	dirty   bool
-}
-
-func newTimerService(b *Broker, dir configfile.Dir) *timerService {
-	return &timerService{b: b, path: dir.File(timerFile)}
 }
 
 // start loads the progress and reads the pending messages again.
@@ -180,13 +178,13 @@ func (s *timerService) start() {
 	switch {
 	case err == nil:
 		if err := json.Unmarshal(data, &p); err != nil {
-			s.b.log.Error("rmqgoTimer.json is not readable; reading the timer queue from its start", zap.Error(err))
+			s.log.Error("rmqgoTimer.json is not readable; reading the timer queue from its start", zap.Error(err))
 			p = timerProgress{}
 		}
 	case !errors.Is(err, os.ErrNotExist):
-		s.b.log.Error("read rmqgoTimer.json", zap.Error(err))
+		s.log.Error("read rmqgoTimer.json", zap.Error(err))
 	}
-	s.scanned = max(p.Scanned, s.b.store.MinOffset(timerTopic, 0))
+	s.scanned = max(p.Scanned, s.store.MinOffset(timerTopic, 0))
 	for _, off := range p.Pending {
 		s.readFrom(off, off+1)
 	}
@@ -208,12 +206,12 @@ func (s *timerService) loop(stop <-chan struct{}) {
 // readFrom adds the timer queue's messages from offset from (to the end
 // when until < 0) to the heap.
 func (s *timerService) readFrom(from, until int64) {
-	err := s.b.store.WalkQueueFrom(timerTopic, 0, from, func(at int64, u store.QueueUnit) error {
+	err := s.store.WalkQueueFrom(timerTopic, 0, from, func(at int64, u store.QueueUnit) error {
 		if until >= 0 && at >= until {
 			return store.ErrStopWalk
 		}
 		if !u.Blank {
-			if rec, err := s.b.store.LookMessage(u.CommitLogOffset); err == nil {
+			if rec, err := s.store.LookMessage(u.CommitLogOffset); err == nil {
 				v, _ := rec.Property(propTimerOutMs)
 				due, _ := strconv.ParseInt(v, 10, 64)
 				s.mu.Lock()
@@ -229,7 +227,7 @@ func (s *timerService) readFrom(from, until int64) {
 		return nil
 	})
 	if err != nil {
-		s.b.log.Error("read the timer queue", zap.Error(err))
+		s.log.Error("read the timer queue", zap.Error(err))
 	}
 }
 
@@ -241,7 +239,7 @@ func (s *timerService) deliverDue(stop <-chan struct{}) {
 			return
 		default:
 		}
-		now := s.b.now().UnixMilli()
+		now := s.now().UnixMilli()
 		s.mu.Lock()
 		if len(s.pending) == 0 || s.pending[0].at > now {
 			s.mu.Unlock()
@@ -262,29 +260,28 @@ func (s *timerService) deliverDue(stop <-chan struct{}) {
 // deliver is TimerMessageStore.convert and doPut for one message; false
 // when the put must be retried.
 func (s *timerService) deliver(e timerEntry, now int64) bool {
-	b := s.b
-	rec, err := b.store.LookMessage(e.commitLogOffset)
+	rec, err := s.store.LookMessage(e.commitLogOffset)
 	if err != nil {
-		b.log.Error("the timer message to deliver is gone", zap.Int64("offset", e.commitLogOffset), zap.Error(err))
+		s.log.Error("the timer message to deliver is gone", zap.Int64("offset", e.commitLogOffset), zap.Error(err))
 		return true
 	}
-	props := parseProps(string(rec.Properties), b.opts.Line)
+	props := parseProps(string(rec.Properties), s.line)
 	topic, _ := props.get(propRealTopic)
 	qidText, _ := props.get(propRealQueueID)
 	qid, err := strconv.ParseInt(qidText, 10, 32)
 	if topic == "" || err != nil {
-		b.log.Error("the timer message has no real topic and queue; discarded", zap.String("msgId", rec.MsgID()))
+		s.log.Error("the timer message has no real topic and queue; discarded", zap.String("msgId", rec.MsgID()))
 		return true
 	}
 	props.set(propTimerEnqueueMs, strconv.FormatInt(rec.StoreTimestamp, 10))
 	props.set(propTimerDequeueMs, strconv.FormatInt(now, 10))
 	m := &store.Message{
 		Topic: topic, QueueID: int32(qid), Flag: rec.Flag, SysFlag: rec.SysFlag, Body: rec.Body,
-		Properties: props.encode(b.opts.Line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
+		Properties: props.encode(s.line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
 		StoreHost: rec.StoreHost, ReconsumeTimes: rec.ReconsumeTimes,
 	}
-	if res := b.store.PutMessage(m); res.Status != store.PutOK {
-		b.log.Error("deliver a timer message failed", zap.String("topic", topic), zap.Stringer("status", res.Status))
+	if res := s.store.PutMessage(m); res.Status != store.PutOK {
+		s.log.Error("deliver a timer message failed", zap.String("topic", topic), zap.Stringer("status", res.Status))
 		return false
 	}
 	return true
@@ -309,7 +306,7 @@ func (s *timerService) persist() {
 		err = configfile.Persist(s.path, data)
 	}
 	if err != nil {
-		s.b.log.Error("persist "+filepath.Base(s.path)+" failed", zap.Error(err))
+		s.log.Error("persist "+filepath.Base(s.path)+" failed", zap.Error(err))
 	}
 }
 

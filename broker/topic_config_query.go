@@ -13,13 +13,11 @@ import (
 )
 
 // getTopicConfig serves GET_TOPIC_CONFIG.
-func (b *Broker) getTopicConfig(req *remoting.Request) *remoting.Command {
+func (a *topicAdmin) getTopicConfig(req *remoting.Request) *remoting.Command {
 	topic := req.Cmd.ExtString("topic")
-	tc, ok := b.topics.get(topic)
+	tc, ok := a.topics.get(topic)
 	if !ok {
-		return b.response(req.Cmd, remoting.TopicNotExist, "No topic in this broker. topic: "+topic)
+		return a.reply(req.Cmd, remoting.TopicNotExist, "No topic in this broker. topic: "+topic)
 	}
-	resp := b.response(req.Cmd, remoting.Success, "")
-	resp.Body = tc.AppendJSONLine(nil, protocol.Line5)
-	return resp
+	return a.replyBody(req.Cmd, tc.AppendJSONLine(nil, protocol.Line5))
 }

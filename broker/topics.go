@@ -44,10 +44,13 @@ const (
 // topicTable is TopicConfigManager: the broker's topics with their data
 // version, persisted to topics.json on every change.
 type topicTable struct {
-	dir  configfile.Dir
-	log  *zap.Logger
-	now  func() time.Time
-	conf *conf.BrokerConfig
+	dir      configfile.Dir
+	log      *zap.Logger
+	now      func() time.Time
+	settings *liveSettings
+	// announce asks for a registration with the name servers soon: a
+	// topic was created on the way (send, retry) or deleted.
+	announce func()
 
 	mu      sync.RWMutex
 	topics  map[string]protocol.TopicConfig
@@ -62,10 +65,11 @@ type topicTable struct {
 // newTopicTable builds the built-in topics a fresh Java broker has and
 // loads topics.json over them, as TopicConfigManager's constructor and
 // load do.
-func newTopicTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, now func() time.Time) (*topicTable, error) {
-	t := &topicTable{dir: dir, log: log, now: now, conf: c, topics: map[string]protocol.TopicConfig{}, system: map[string]bool{}}
+func newTopicTable(dir configfile.Dir, live *liveSettings, log *zap.Logger, now func() time.Time) (*topicTable, error) {
+	t := &topicTable{dir: dir, log: log, now: now, settings: live, announce: func() {},
+		topics: map[string]protocol.TopicConfig{}, system: map[string]bool{}}
 	t.version = protocol.NewDataVersion(now())
-	for _, tc := range builtinTopics(c, dir.Line) {
+	for _, tc := range builtinTopics(live.load().Broker, newLine(dir.Line)) {
 		t.topics[tc.TopicName] = tc
 		t.system[tc.TopicName] = true
 	}
@@ -80,7 +84,7 @@ func newTopicTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, no
 		maps.Copy(t.topics, w.TopicConfigTable)
 		t.version = w.DataVersion
 	}
-	if dir.Line >= protocol.Line5 {
+	if newLine(dir.Line).hasAttributes() {
 		for name, tc := range t.topics {
 			if tc.Attributes == nil {
 				tc.Attributes = map[string]string{}
@@ -94,7 +98,7 @@ func newTopicTable(dir configfile.Dir, c *conf.BrokerConfig, log *zap.Logger, no
 // builtinTopics are the topics TopicConfigManager's constructor makes
 // (5.x's init adds the pop revive, broker-member sync, transaction and
 // timer topics).
-func builtinTopics(c *conf.BrokerConfig, line protocol.Line) []protocol.TopicConfig {
+func builtinTopics(c *conf.BrokerConfig, l line) []protocol.TopicConfig {
 	queues := func(name string, n int32, perm int32) protocol.TopicConfig {
 		tc := protocol.NewTopicConfig(name)
 		if n > 0 {
@@ -124,7 +128,7 @@ func builtinTopics(c *conf.BrokerConfig, line protocol.Line) []protocol.TopicCon
 		out = append(out, queues(c.MsgTraceTopicName, 1, -1))
 	}
 	out = append(out, queues(c.BrokerClusterName+"_"+replyTopicPostfix, 1, -1))
-	if line >= protocol.Line5 {
+	if l.makesFiveSystemTopics() {
 		out = append(out, queues(reviveTopicPrefix+c.BrokerClusterName, reviveQueueNum, -1),
 			queues(syncBrokerMemberPrefix+c.BrokerName, 1, protocol.PermInherit),
 			queues(TopicTransHalf, 1, -1), queues(TopicTransOp, 1, -1), queues(timerTopic, 1, -1))
@@ -146,6 +150,18 @@ func (t *topicTable) snapshot() (map[string]protocol.TopicConfig, protocol.DataV
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return maps.Clone(t.topics), t.version
+}
+
+// wrapper is the table as TopicConfigSerializeWrapper (GET_ALL_TOPIC_CONFIG
+// and the REGISTER_BROKER body), with 5.x's mapping data version.
+func (t *topicTable) wrapper(l line) protocol.TopicConfigSerializeWrapper {
+	topics, version := t.snapshot()
+	w := protocol.TopicConfigSerializeWrapper{DataVersion: version, TopicConfigTable: topics}
+	if l.hasMappingDataVersion() {
+		mv := version
+		w.MappingDataVersion = &mv
+	}
+	return w
 }
 
 // dataVersion returns the table's version.
@@ -170,7 +186,7 @@ func (t *topicTable) put(tc protocol.TopicConfig) bool {
 		t.mu.Unlock()
 		return false
 	}
-	if t.dir.Line >= protocol.Line5 && tc.Attributes == nil {
+	if newLine(t.dir.Line).hasAttributes() && tc.Attributes == nil {
 		tc.Attributes = map[string]string{}
 	}
 	t.topics[tc.TopicName] = tc
@@ -180,7 +196,8 @@ func (t *topicTable) put(tc protocol.TopicConfig) bool {
 	return true
 }
 
-// remove deletes a topic; it reports whether it existed.
+// remove deletes a topic and announces it; it reports whether it
+// existed.
 func (t *topicTable) remove(topic string) bool {
 	t.mu.Lock()
 	if _, ok := t.topics[topic]; !ok {
@@ -191,18 +208,20 @@ func (t *topicTable) remove(topic string) bool {
 	t.version.Next(t.now(), 0)
 	t.mu.Unlock()
 	t.persist()
+	t.announce()
 	return true
 }
 
 // createForSend is createTopicInSendMessageMethod: a topic created from
-// the template topic (TBW102) when that one may be inherited. It returns
-// the new config and whether it was created now.
+// the template topic (TBW102) when that one may be inherited, and
+// announced. It returns the new config and whether it was created now.
 func (t *topicTable) createForSend(topic, template string, clientQueueNums int32, sysFlag int32) (protocol.TopicConfig, bool) {
 	t.mu.Lock()
 	tc, created := t.createForSendLocked(topic, template, clientQueueNums, sysFlag)
 	t.mu.Unlock()
 	if created {
 		t.persist()
+		t.announce()
 	}
 	return tc, created
 }
@@ -217,7 +236,7 @@ func (t *topicTable) createForSendLocked(topic, template string, clientQueueNums
 		return protocol.TopicConfig{}, false
 	}
 	perm := def.Perm
-	if template == TopicAutoCreate && !t.conf.AutoCreateTopicEnable {
+	if template == TopicAutoCreate && !t.settings.load().Broker.AutoCreateTopicEnable {
 		perm = protocol.PermRead | protocol.PermWrite
 	}
 	if perm&protocol.PermInherit == 0 {
@@ -237,7 +256,8 @@ func (t *topicTable) createForSendLocked(topic, template string, clientQueueNums
 }
 
 // createForRetry is createTopicInSendMessageBackMethod: a retry or DLQ
-// topic with the given queues and perm, created when missing.
+// topic with the given queues and perm, created (and announced) when
+// missing.
 func (t *topicTable) createForRetry(topic string, queueNums, perm, sysFlag int32) (protocol.TopicConfig, bool) {
 	if tc, ok := t.get(topic); ok {
 		return tc, false
@@ -253,13 +273,14 @@ func (t *topicTable) createForRetry(topic string, queueNums, perm, sysFlag int32
 	tc = t.addLocked(tc, "retry")
 	t.mu.Unlock()
 	t.persist()
+	t.announce()
 	return tc, true
 }
 
 // addLocked inserts a new topic and bumps the version; the caller
 // persists once it has let go of the lock.
 func (t *topicTable) addLocked(tc protocol.TopicConfig, why string) protocol.TopicConfig {
-	if t.dir.Line >= protocol.Line5 && tc.Attributes == nil {
+	if newLine(t.dir.Line).hasAttributes() && tc.Attributes == nil {
 		tc.Attributes = map[string]string{}
 	}
 	t.topics[tc.TopicName] = tc

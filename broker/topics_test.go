@@ -62,12 +62,12 @@ func TestTraceTopicEnableMakesRegistersAndReservesTheTraceTopic(t *testing.T) {
 
 func TestTraceTopicIsMadeOnlyWhenEnabled(t *testing.T) {
 	cfg := testConfigs(t.TempDir(), "")
-	for _, tc := range builtinTopics(cfg.Broker, protocol.Line5) {
+	for _, tc := range builtinTopics(cfg.Broker, newLine(protocol.Line5)) {
 		assert.NotEqual(t, cfg.Broker.MsgTraceTopicName, tc.TopicName)
 	}
 	cfg.Broker.TraceTopicEnable = true
 	names := map[string]bool{}
-	for _, tc := range builtinTopics(cfg.Broker, protocol.Line4) {
+	for _, tc := range builtinTopics(cfg.Broker, newLine(protocol.Line4)) {
 		names[tc.TopicName] = true
 	}
 	assert.True(t, names["RMQ_SYS_TRACE_TOPIC"], "the default msgTraceTopicName")

@@ -72,41 +72,35 @@ func parseEndTxHeader(cmd *remoting.Command) (endTxHeader, error) {
 	return h, err
 }
 
-// endTxHandlers are the codes of the end-transaction pool.
-func (b *Broker) endTxHandlers() map[remoting.RequestCode]remoting.Handler {
-	return map[remoting.RequestCode]remoting.Handler{remoting.EndTransaction: b.endTransaction}
-}
-
 // endTransaction serves END_TRANSACTION.
-func (b *Broker) endTransaction(req *remoting.Request) *remoting.Command {
+func (t *transactionService) endTransaction(req *remoting.Request) *remoting.Command {
 	h, err := parseEndTxHeader(req.Cmd)
 	if err != nil {
-		return b.headerError(req, err)
+		return t.replyHeaderError(req.Cmd, err)
 	}
-	if b.opts.Configs.Store.BrokerRole == conf.Slave {
-		return b.response(req.Cmd, remoting.SlaveNotAvailable, "")
+	if t.settings.load().Store.BrokerRole == conf.Slave {
+		return t.reply(req.Cmd, remoting.SlaveNotAvailable, "")
 	}
 	switch h.commitOrRollback {
 	case txCommit, txRollback:
 	case txUnknown:
-		b.log.Warn("Check producer transaction state, the producer reported UNKNOWN; waiting for the check",
+		t.log.Warn("Check producer transaction state, the producer reported UNKNOWN; waiting for the check",
 			zap.String("remote", req.Ch.RemoteAddr()), zap.String("msgId", h.msgID), zap.Bool("fromCheck", h.fromTransactionCheck), zap.String("remark", req.Cmd.Remark))
 		return nil
 	default:
 		return nil
 	}
 	if h.fromTransactionCheck || h.commitOrRollback == txRollback {
-		b.log.Info("end transaction", zap.Int32("commitOrRollback", h.commitOrRollback), zap.Bool("fromCheck", h.fromTransactionCheck),
+		t.log.Info("end transaction", zap.Int32("commitOrRollback", h.commitOrRollback), zap.Bool("fromCheck", h.fromTransactionCheck),
 			zap.String("msgId", h.msgID), zap.String("remote", req.Ch.RemoteAddr()))
 	}
-	code, remark := b.tx.end(h)
-	return b.response(req.Cmd, code, remark)
+	code, remark := t.end(h)
+	return t.reply(req.Cmd, code, remark)
 }
 
 // end commits or rolls back the half message the header names.
 func (t *transactionService) end(h endTxHeader) (remoting.ResponseCode, string) {
-	b := t.b
-	half, err := b.store.LookMessage(h.commitLogOffset)
+	half, err := t.store.LookMessage(h.commitLogOffset)
 	if err != nil {
 		return remoting.SystemError, "Find prepared transaction message failed"
 	}
@@ -118,8 +112,8 @@ func (t *transactionService) end(h endTxHeader) (remoting.ResponseCode, string) 
 		if !ok {
 			return remoting.SystemError, "Find prepared transaction message failed"
 		}
-		res := b.store.PutMessage(m)
-		if code, remark := finalPutResponse(res, b.opts.Configs.Store.MaxMessageSize); code != remoting.Success {
+		res := t.store.PutMessage(m)
+		if code, remark := finalPutResponse(res, t.settings.load().Store.MaxMessageSize); code != remoting.Success {
 			return code, remark
 		}
 	}
@@ -144,8 +138,7 @@ func checkPrepared(half *store.Record, h endTxHeader) (remoting.ResponseCode, st
 
 // committed is endMessageTransaction: the half message as the real one.
 func (t *transactionService) committed(half *store.Record) (*store.Message, bool) {
-	line := t.b.opts.Line
-	props := parseProps(string(half.Properties), line)
+	props := parseProps(string(half.Properties), t.line)
 	topic, _ := props.get(propRealTopic)
 	qidText, _ := props.get(propRealQueueID)
 	qid, err := strconv.ParseInt(qidText, 10, 32)
@@ -155,17 +148,17 @@ func (t *transactionService) committed(half *store.Record) (*store.Message, bool
 	m := &store.Message{
 		Topic: topic, QueueID: int32(qid), Flag: half.Flag,
 		SysFlag: half.SysFlag&^store.SysFlagTransactionMsk | store.SysFlagTxCommit,
-		Body:    half.Body, Properties: props.encode(line),
+		Body:    half.Body, Properties: props.encode(t.line),
 		BornTimestamp: half.BornTimestamp, BornHost: half.BornHost, StoreHost: half.StoreHost,
 		ReconsumeTimes: half.ReconsumeTimes, PreparedTransactionOffset: half.PhysicalOffset,
 	}
 	props.del(propRealTopic)
 	props.del(propRealQueueID)
 	props.del(propTransactionPrepared)
-	if f := t.b.toTimerTopic(m, props); f != nil {
-		t.b.log.Warn("the committed message asks for an illegal timer; delivered at once", zap.String("remark", f.remark))
+	if f := t.redirects.toTimerTopic(m, props); f != nil {
+		t.log.Warn("the committed message asks for an illegal timer; delivered at once", zap.String("remark", f.remark))
 	}
-	t.b.toScheduleTopic(m, props)
+	t.redirects.toScheduleTopic(m, props)
 	return m, true
 }
 
@@ -186,31 +179,22 @@ func finalPutResponse(res store.PutResult, maxMessageSize int32) (remoting.Respo
 
 // markDone writes the op message that marks a half message done.
 func (t *transactionService) markDone(half *store.Record) {
-	b := t.b
-	body := strconv.FormatInt(half.QueueOffset, 10)
-	if b.opts.Line >= protocol.Line5 {
-		body += ","
-	}
 	t.ensureTopic(TopicTransOp)
 	props := newMsgProps(16)
 	props.set(propTags, opRemoveTag)
 	props.set(propWait, "true")
+	host := t.id.storeHost()
 	m := &store.Message{
-		Topic: TopicTransOp, QueueID: half.QueueID, Body: []byte(body), Properties: props.encode(b.opts.Line),
-		BornTimestamp: b.now().UnixMilli(), BornHost: b.storeHost, StoreHost: b.storeHost,
+		Topic: TopicTransOp, QueueID: half.QueueID, Body: []byte(t.line.opBody(half.QueueOffset)), Properties: props.encode(t.line),
+		BornTimestamp: t.now().UnixMilli(), BornHost: host, StoreHost: host,
 	}
-	if res := b.store.PutMessage(m); res.Status != store.PutOK {
-		b.log.Error("Transaction op message write failed", zap.String("msgId", half.MsgID()), zap.Int64("queueOffset", half.QueueOffset), zap.Stringer("status", res.Status))
+	if res := t.store.PutMessage(m); res.Status != store.PutOK {
+		t.log.Error("Transaction op message write failed", zap.String("msgId", half.MsgID()), zap.Int64("queueOffset", half.QueueOffset), zap.Stringer("status", res.Status))
 	}
 }
 
 // ensureTopic creates a transaction system topic (one queue, read-write)
 // on first use, as selectTopicConfig does.
 func (t *transactionService) ensureTopic(topic string) {
-	if _, ok := t.b.topics.get(topic); ok {
-		return
-	}
-	if _, created := t.b.topics.createForRetry(topic, 1, protocol.PermWrite|protocol.PermRead, 0); created {
-		t.b.reg.topicChanged()
-	}
+	t.topics.createForRetry(topic, 1, protocol.PermWrite|protocol.PermRead, 0)
 }

@@ -36,7 +36,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -49,28 +48,41 @@ const txCheckGroup = "CID_RMQ_SYS_TRANS"
 // checked in a round.
 const txCheckRoundLimit = 60 * time.Second
 
-// transactionService commits, rolls back and checks half messages.
-type transactionService struct {
-	b *Broker
+// transactionStore is what transactions need of the store: read and
+// walk the half and op queues, read a half message back, put the
+// committed and the renewed ones, and list the half topic's queues.
+type transactionStore interface {
+	relayStore
+	Topics() map[string][]int32
 }
 
-func newTransactionService(b *Broker) *transactionService { return &transactionService{b: b} }
+// transactionService commits, rolls back (END_TRANSACTION, transaction.go)
+// and checks half messages.
+type transactionService struct {
+	replier
+	line      line
+	log       *zap.Logger
+	now       func() time.Time
+	settings  *liveSettings
+	id        *identity
+	store     transactionStore
+	topics    *topicTable
+	clients   *clientTable
+	offsets   *offsetTable
+	redirects redirects
+}
 
 // checkLoop runs a check round every transactionCheckInterval until stop.
 func (t *transactionService) checkLoop(stop <-chan struct{}) {
-	every := ms(t.b.opts.Configs.Broker.TransactionCheckInterval)
-	if every <= 0 {
-		every = time.Minute
-	}
-	runEvery(stop, every, func() {
-		if t.b.opts.Configs.Store.BrokerRole == conf.Slave {
+	runEvery(stop, t.settings.load().TransactionCheckInterval, func() {
+		if t.settings.load().Store.BrokerRole == conf.Slave {
 			return
 		}
 		// check's fetchMessageQueues creates the half topic when it is
 		// missing (and registers it), so it exists from the first round
 		// on, transactions or not.
 		t.ensureTopic(TopicTransHalf)
-		for _, q := range t.b.store.Topics()[TopicTransHalf] {
+		for _, q := range t.store.Topics()[TopicTransHalf] {
 			t.checkQueue(q, stop)
 		}
 	})
@@ -85,19 +97,18 @@ type opEntry struct {
 
 // checkQueue is one round of check on one half queue.
 func (t *transactionService) checkQueue(q int32, stop <-chan struct{}) {
-	b := t.b
-	start := b.now()
+	start := t.now()
 	halfFrom := t.progress(TopicTransHalf, q)
 	opFrom := t.progress(TopicTransOp, q)
 	ops, removed := t.readOps(q, opFrom, halfFrom)
 	next := halfFrom
-	err := b.store.WalkQueueFrom(TopicTransHalf, q, halfFrom, func(at int64, u store.QueueUnit) error {
+	err := t.store.WalkQueueFrom(TopicTransHalf, q, halfFrom, func(at int64, u store.QueueUnit) error {
 		select {
 		case <-stop:
 			return store.ErrStopWalk
 		default:
 		}
-		if b.now().Sub(start) > txCheckRoundLimit {
+		if t.now().Sub(start) > txCheckRoundLimit {
 			return store.ErrStopWalk
 		}
 		if !u.Blank && !removed[at] {
@@ -109,23 +120,23 @@ func (t *transactionService) checkQueue(q int32, stop <-chan struct{}) {
 		return nil
 	})
 	if err != nil {
-		b.log.Error("Check error", zap.Int32("queueId", q), zap.Error(err))
+		t.log.Error("Check error", zap.Int32("queueId", q), zap.Error(err))
 	}
 	if next != halfFrom {
-		b.offsets.commit(txCheckGroup, TopicTransHalf, q, next)
+		t.offsets.commit(txCheckGroup, TopicTransHalf, q, next)
 	}
 	if opNext := doneOps(ops, opFrom, next); opNext != opFrom {
-		b.offsets.commit(txCheckGroup, TopicTransOp, q, opNext)
+		t.offsets.commit(txCheckGroup, TopicTransOp, q, opNext)
 	}
 }
 
 // progress is fetchConsumeOffset: the check group's offset on a queue,
 // or the queue's first offset.
 func (t *transactionService) progress(topic string, q int32) int64 {
-	if off := t.b.offsets.query(txCheckGroup, topic, q); off >= 0 {
+	if off := t.offsets.query(txCheckGroup, topic, q); off >= 0 {
 		return off
 	}
-	return t.b.store.MinOffset(topic, q)
+	return t.store.MinOffset(topic, q)
 }
 
 // readOps reads the op queue from an offset to its end: the op messages
@@ -133,14 +144,14 @@ func (t *transactionService) progress(topic string, q int32) int64 {
 func (t *transactionService) readOps(q int32, from, halfFrom int64) ([]opEntry, map[int64]bool) {
 	var ops []opEntry
 	removed := map[int64]bool{}
-	err := t.b.store.WalkQueueFrom(TopicTransOp, q, from, func(at int64, u store.QueueUnit) error {
+	err := t.store.WalkQueueFrom(TopicTransOp, q, from, func(at int64, u store.QueueUnit) error {
 		e := opEntry{offset: at}
 		if !u.Blank {
-			if rec, err := t.b.store.LookMessage(u.CommitLogOffset); err == nil {
+			if rec, err := t.store.LookMessage(u.CommitLogOffset); err == nil {
 				if tag, _ := rec.Property(propTags); tag == opRemoveTag {
 					e.halves = parseOpBody(string(rec.Body))
 				} else {
-					t.b.log.Error("Found a illegal tag in opMessageExt", zap.String("tag", tag), zap.Int64("queueOffset", at))
+					t.log.Error("Found a illegal tag in opMessageExt", zap.String("tag", tag), zap.Int64("queueOffset", at))
 				}
 			}
 		}
@@ -153,7 +164,7 @@ func (t *transactionService) readOps(q int32, from, halfFrom int64) ([]opEntry, 
 		return nil
 	})
 	if err != nil {
-		t.b.log.Error("read transaction op messages", zap.Int32("queueId", q), zap.Error(err))
+		t.log.Error("read transaction op messages", zap.Int32("queueId", q), zap.Error(err))
 	}
 	return ops, removed
 }
@@ -188,15 +199,15 @@ func doneOps(ops []opEntry, from, halfNext int64) int64 {
 // checkHalf handles one half message that has no op. It reports false
 // when the round must stop at it.
 func (t *transactionService) checkHalf(commitLogOffset int64, start time.Time, removed map[int64]bool) bool {
-	b := t.b
-	rec, err := b.store.LookMessage(commitLogOffset)
+	rec, err := t.store.LookMessage(commitLogOffset)
 	if err != nil {
-		b.log.Warn("the half message to check is gone", zap.Int64("offset", commitLogOffset), zap.Error(err))
+		t.log.Warn("the half message to check is gone", zap.Int64("offset", commitLogOffset), zap.Error(err))
 		return true
 	}
-	props := parseProps(string(rec.Properties), b.opts.Line)
-	now := b.now().UnixMilli()
-	if t.countCheck(props) || now-rec.BornTimestamp > int64(b.opts.Configs.Store.FileReservedTime)*3600_000 {
+	set := t.settings.load()
+	props := parseProps(string(rec.Properties), t.line)
+	now := t.now().UnixMilli()
+	if t.countCheck(props, set) || now-rec.BornTimestamp > set.FileReserved.Milliseconds() {
 		t.discard(&rec, props)
 		return true
 	}
@@ -204,7 +215,7 @@ func (t *transactionService) checkHalf(commitLogOffset int64, start time.Time, r
 		return false // written during this round (a copy of ours, or new)
 	}
 	age := now - rec.BornTimestamp
-	immunity := b.opts.Configs.Broker.TransactionTimeOut
+	immunity := set.TransactionTimeout.Milliseconds()
 	if v, ok := props.get(propCheckImmunityTime); ok {
 		immunity = immunityMillis(v, immunity)
 		if age < immunity {
@@ -213,9 +224,9 @@ func (t *transactionService) checkHalf(commitLogOffset int64, start time.Time, r
 	} else if age >= 0 && age < immunity {
 		return false
 	}
-	copyRes := b.store.PutMessage(t.renewHalf(&rec, props))
+	copyRes := t.store.PutMessage(t.renewHalf(&rec, props))
 	if copyRes.Status != store.PutOK {
-		b.log.Error("PutBackToHalfQueueReturnResult write failed", zap.String("msgId", rec.MsgID()), zap.Stringer("status", copyRes.Status))
+		t.log.Error("PutBackToHalfQueueReturnResult write failed", zap.String("msgId", rec.MsgID()), zap.Stringer("status", copyRes.Status))
 		return false
 	}
 	t.sendCheck(&rec, props, copyRes)
@@ -224,14 +235,14 @@ func (t *transactionService) checkHalf(commitLogOffset int64, start time.Time, r
 
 // countCheck is needDiscard: true when the message was checked
 // transactionCheckMax times; otherwise it counts this check in props.
-func (t *transactionService) countCheck(props *msgProps) bool {
+func (t *transactionService) countCheck(props *msgProps, set *settings) bool {
 	times := int64(1)
 	if v, ok := props.get(propCheckTimes); ok {
 		n, err := strconv.ParseInt(v, 10, 32)
 		if err != nil {
 			n = -1
 		}
-		if n >= int64(t.b.opts.Configs.Broker.TransactionCheckMax) {
+		if n >= int64(set.Broker.TransactionCheckMax) {
 			return true
 		}
 		times = n + 1
@@ -269,8 +280,8 @@ func (t *transactionService) keepImmune(rec *store.Record, props *msgProps, remo
 	}
 	m := t.renewHalf(rec, props)
 	props.set(propPreparedQueueOffset, first)
-	m.Properties = props.encode(t.b.opts.Line)
-	return t.b.store.PutMessage(m).Status == store.PutOK
+	m.Properties = props.encode(t.line)
+	return t.store.PutMessage(m).Status == store.PutOK
 }
 
 // renewHalf is renewHalfMessageInner: the half message to write again at
@@ -279,7 +290,7 @@ func (t *transactionService) keepImmune(rec *store.Record, props *msgProps, remo
 func (t *transactionService) renewHalf(rec *store.Record, props *msgProps) *store.Message {
 	return &store.Message{
 		Topic: rec.Topic, QueueID: rec.QueueID, SysFlag: rec.SysFlag, Body: rec.Body,
-		Properties: props.encode(t.b.opts.Line), BornTimestamp: rec.BornTimestamp,
+		Properties: props.encode(t.line), BornTimestamp: rec.BornTimestamp,
 		BornHost: rec.BornHost, StoreHost: rec.StoreHost,
 	}
 }
@@ -288,11 +299,10 @@ func (t *transactionService) renewHalf(rec *store.Record, props *msgProps) *stor
 // written, to a live connection of the producer group, with the message
 // (as it is in its real topic and queue) in the store layout as the body.
 func (t *transactionService) sendCheck(rec *store.Record, props *msgProps, copyRes store.PutResult) {
-	b := t.b
 	group, _ := props.get(propProducerGroup)
-	ch := b.clients.producerChannel(group)
+	ch := t.clients.producerChannel(group)
 	if ch == nil {
-		b.log.Warn("Check transaction failed, channel is null", zap.String("groupId", group))
+		t.log.Warn("Check transaction failed, channel is null", zap.String("groupId", group))
 		return
 	}
 	uniq, _ := props.get(propUniqKey)
@@ -300,9 +310,9 @@ func (t *transactionService) sendCheck(rec *store.Record, props *msgProps, copyR
 		"tranStateTableOffset": itoa(copyRes.QueueOffset), "commitLogOffset": itoa(copyRes.WroteOffset),
 		"msgId": uniq, "transactionId": uniq, "offsetMsgId": copyRes.MsgID,
 	}
-	if b.opts.Line >= protocol.Line5 {
+	if t.line.checkNamesHalfTopic() {
 		header["topic"] = rec.Topic
-		header["bname"] = b.opts.Configs.Broker.BrokerName
+		header["bname"] = t.settings.load().Broker.BrokerName
 	}
 	msg := *rec
 	msg.Topic, _ = props.get(propRealTopic)
@@ -310,30 +320,29 @@ func (t *transactionService) sendCheck(rec *store.Record, props *msgProps, copyR
 	q, _ := strconv.ParseInt(qid, 10, 32)
 	msg.QueueID = int32(q)
 	msg.QueueOffset, msg.PhysicalOffset = copyRes.QueueOffset, copyRes.WroteOffset
-	msg.Properties = []byte(props.encode(b.opts.Line))
+	msg.Properties = []byte(props.encode(t.line))
 	req := remoting.NewRequest(remoting.CheckTransactionState, header)
 	req.Body = store.EncodeRecord(&msg)
 	if err := ch.InvokeOneway(req); err != nil {
-		b.log.Warn("Check transaction failed", zap.String("groupId", group), zap.Error(err))
+		t.log.Warn("Check transaction failed", zap.String("groupId", group), zap.Error(err))
 	}
 }
 
 // discard is resolveDiscardMsg: 4.x logs the message; 5.x also writes it
 // to TRANS_CHECK_MAX_TIME_TOPIC.
 func (t *transactionService) discard(rec *store.Record, props *msgProps) {
-	b := t.b
-	b.log.Error("MsgExt has been checked too many times, so discard it",
+	t.log.Error("MsgExt has been checked too many times, so discard it",
 		zap.String("msgId", rec.MsgID()), zap.Int64("queueOffset", rec.QueueOffset), zap.ByteString("properties", rec.Properties))
-	if b.opts.Line < protocol.Line5 {
+	if !t.line.keepsDiscardedHalves() {
 		return
 	}
 	t.ensureTopic(TopicTransCheckMax)
 	m := &store.Message{
 		Topic: TopicTransCheckMax, Flag: rec.Flag, SysFlag: rec.SysFlag, Body: rec.Body,
-		Properties: props.encode(b.opts.Line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
+		Properties: props.encode(t.line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
 		StoreHost: rec.StoreHost, ReconsumeTimes: rec.ReconsumeTimes,
 	}
-	if res := b.store.PutMessage(m); res.Status != store.PutOK {
-		b.log.Error("Put checked-too-many-time half message to TRANS_CHECK_MAXTIME_TOPIC failed", zap.String("msgId", rec.MsgID()), zap.Stringer("status", res.Status))
+	if res := t.store.PutMessage(m); res.Status != store.PutOK {
+		t.log.Error("Put checked-too-many-time half message to TRANS_CHECK_MAXTIME_TOPIC failed", zap.String("msgId", rec.MsgID()), zap.Stringer("status", res.Status))
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
 // Configuration mirrors Java's org.apache.rocketmq.common.Configuration, the
@@ -22,7 +24,7 @@ type Configuration struct {
 	listing   listing
 	storePath string
 	now       func() time.Time
-	version   DataVersion
+	version   protocol.DataVersion
 }
 
 // listing is the key set a Configuration lists and writes back.
@@ -40,13 +42,6 @@ const (
 	// their defaults unless set.
 	listJava5
 )
-
-// DataVersion is Java's DataVersion of a Configuration, sent as the
-// "version" header of GET_BROKER_CONFIG / GET_NAMESRV_CONFIG.
-type DataVersion struct {
-	Timestamp int64
-	Counter   int64
-}
 
 // NewConfiguration registers objs (in the order they are listed and
 // printed) with the entries of file (may be nil) that none of them has a
@@ -73,7 +68,7 @@ func newConfiguration(l listing, storePath string, file *Properties, objs ...Obj
 	if l == listJava5 {
 		c.addJavaFiveDefaults()
 	}
-	c.version = DataVersion{Timestamp: c.now().UnixMilli()}
+	c.version = protocol.NewDataVersion(c.now())
 	return c
 }
 
@@ -92,8 +87,9 @@ func (c *Configuration) addJavaFiveDefaults() {
 // StorePath is the file Persist writes.
 func (c *Configuration) StorePath() string { return c.storePath }
 
-// Version returns the current data version.
-func (c *Configuration) Version() DataVersion {
+// Version returns the current data version, sent as the "version" header
+// of GET_BROKER_CONFIG / GET_NAMESRV_CONFIG.
+func (c *Configuration) Version() protocol.DataVersion {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.version
@@ -188,7 +184,7 @@ func (c *Configuration) Update(values map[string]string) ([]Warning, error) {
 			c.extra.Set(e)
 		}
 	}
-	c.version = DataVersion{Timestamp: c.now().UnixMilli(), Counter: c.version.Counter + 1}
+	c.version.Next(c.now(), 0)
 	if c.storePath == "" {
 		return ws, nil
 	}

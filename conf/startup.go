@@ -215,3 +215,13 @@ func LoadNamesrv(cl *CommandLine, env Env) (*NamesrvConfigs, []Warning, error) {
 	}
 	return n, ws, nil
 }
+
+// Snapshot returns a copy of the configs that no later Bind or Update
+// changes: the four structs copied without their record of where each
+// value came from (which Update keeps writing), and no file. A running
+// broker reads its settings from such a copy, swapped whole on update.
+func (b *BrokerConfigs) Snapshot() *BrokerConfigs {
+	br, ns, nc, st := *b.Broker, *b.NettyServer, *b.NettyClient, *b.Store
+	br.src, ns.src, nc.src, st.src = origins{}, origins{}, origins{}, origins{}
+	return &BrokerConfigs{Broker: &br, NettyServer: &ns, NettyClient: &nc, Store: &st, ConfigPath: b.ConfigPath}
+}

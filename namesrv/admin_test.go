@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
@@ -57,7 +58,7 @@ func TestRegisterTopicInNamesrv(t *testing.T) {
 	send := func(topic string, queues []protocol.QueueData) {
 		route := &protocol.TopicRouteData{QueueDatas: queues}
 		req := request(remoting.RegisterTopicInNamesrv, protocol.VersionV5_3_3, map[string]string{"topic": topic})
-		req.Body = route.AppendJSON(nil, protocol.Fastjson)
+		req.Body = route.AppendJSON(nil, fastjson.Fastjson)
 		require.Equal(t, int32(remoting.Success), call(t, c, ns.Addr(), req).Code)
 	}
 	send("New", []protocol.QueueData{{BrokerName: "broker-a", ReadQueueNums: 3, WriteQueueNums: 3, Perm: 6}})

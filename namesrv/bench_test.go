@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
@@ -93,7 +94,7 @@ func BenchmarkRouteEncode(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		route := rt.pickupRoute("TopicTest")
-		buf = route.AppendJSON(buf[:0], protocol.Standard)
+		buf = route.AppendJSON(buf[:0], fastjson.Standard)
 	}
 	b.SetBytes(int64(len(buf)))
 }

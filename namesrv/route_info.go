@@ -27,6 +27,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
@@ -58,7 +59,7 @@ func (ns *NameServer) getRouteInfoByTopic(req *remoting.Request) *remoting.Comma
 	style := routeStyle(cmd, ns.opts.ClusterTest)
 	if zone := cmd.ExtString(protocol.ExtZoneName); cmd.ExtBool(protocol.ExtZoneMode) && strings.TrimSpace(zone) != "" {
 		filterByZone(route, zone)
-		style = protocol.Fastjson
+		style = fastjson.Fastjson
 	}
 	resp := success(cmd)
 	resp.Body = route.AppendJSON(make([]byte, 0, 256), style)
@@ -68,11 +69,11 @@ func (ns *NameServer) getRouteInfoByTopic(req *remoting.Request) *remoting.Comma
 // routeStyle picks the encoding: Standard for clients at or above V4_9_4
 // or asking for it; the default style for older clients and always in
 // ClusterTest mode (ClusterTestRequestProcessor encodes plainly).
-func routeStyle(cmd *remoting.Command, clusterTest bool) protocol.Style {
+func routeStyle(cmd *remoting.Command, clusterTest bool) fastjson.Style {
 	if !clusterTest && (cmd.Version >= protocol.VersionV4_9_4 || cmd.ExtBool("acceptStandardJsonOnly")) {
-		return protocol.Standard
+		return fastjson.Standard
 	}
-	return protocol.Fastjson
+	return fastjson.Fastjson
 }
 
 // filterByZone is ZoneRouteRPCHook.filterByZoneName: brokers of another

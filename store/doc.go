@@ -1,5 +1,14 @@
-// Package store will hold the commitlog, consume queues, index files,
-// checkpoint, recovery, flush and retention, byte-compatible with the Java
-// broker's store directory. It imports neither remoting nor broker; see the
-// open issues for where it stands.
+// Package store is the broker's message store, byte-compatible with the
+// Java broker's store directory (either broker starts on the other's):
+// the commitlog (commitlog.go, record.go, put.go), the consume queues
+// (consume_queue*.go) and index files (index_*.go) that the dispatcher
+// builds from it (dispatch.go), the checkpoint, abort and lock files,
+// recovery of a store that was not closed (recovery.go), flushing (sync
+// group commit or async, flush.go), retention (retention.go,
+// clean_queues.go) and the reads (get.go, query.go, walk.go). Formats are
+// drawn next to their constants.
+//
+// It imports neither remoting nor broker nor conf: it knows messages and
+// files, and its Options are a plain struct (internal/storeconf builds
+// them from broker.conf).
 package store

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
@@ -34,7 +35,7 @@ func (d Dir) File(name string) string { return filepath.Join(d.Path, name) }
 // compact form of d.Line in fastjson's PrettyFormat.
 func (d Dir) Encode(appendJSON func(dst []byte, line protocol.Line) []byte) ([]byte, error) {
 	compact := appendJSON(make([]byte, 0, 4096), d.Line)
-	pretty, err := protocol.PrettyJSON(make([]byte, 0, len(compact)+len(compact)/2), compact)
+	pretty, err := fastjson.Pretty(make([]byte, 0, len(compact)+len(compact)/2), compact)
 	if err != nil {
 		return nil, fmt.Errorf("%w: encode: %w", ErrPersist, err)
 	}

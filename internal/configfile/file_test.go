@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -81,7 +82,7 @@ func TestLoad(t *testing.T) {
 				require.ErrorIs(t, err, ErrLoad)
 				assert.Contains(t, err.Error(), c.errSubstring)
 				if c.bak == corrupt {
-					assert.ErrorIs(t, err, protocol.ErrMalformedJSON)
+					assert.ErrorIs(t, err, fastjson.ErrMalformed)
 				}
 				return
 			}
@@ -109,8 +110,8 @@ func TestLoadErrorNamesBothFiles(t *testing.T) {
 	_, err := Load(path, decodeDelay(new(map[int32]int64)))
 	require.ErrorIs(t, err, ErrLoad)
 	msg := err.Error()
-	assert.True(t, strings.HasPrefix(msg, "configfile: load failed: "+path+".bak: protocol: malformed JSON"), msg)
-	assert.Contains(t, msg, "(after "+path+": protocol: malformed JSON")
+	assert.True(t, strings.HasPrefix(msg, "configfile: load failed: "+path+".bak: fastjson: malformed JSON"), msg)
+	assert.Contains(t, msg, "(after "+path+": fastjson: malformed JSON")
 }
 
 func TestPersist(t *testing.T) {

@@ -1,4 +1,4 @@
-package protocol
+package fastjson
 
 import (
 	"math"
@@ -50,4 +50,14 @@ func incrementDecimal(d []byte) []byte {
 		d[i] = '0'
 	}
 	return append([]byte{'1'}, d...)
+}
+
+// AppendJavaDouble appends a double as fastjson writes it: always with a
+// fraction ("0.0", "1.5").
+func AppendJavaDouble(dst []byte, v float64) []byte {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eEnI") {
+		s += ".0"
+	}
+	return append(dst, s...)
 }

@@ -1,6 +1,6 @@
-package protocol
+package fastjson
 
-// PrettyJSON turns the compact fastjson form written by this package's
+// Pretty turns the compact fastjson form written by this package's
 // encoders into what fastjson 1.2.x writes for the same object with
 // SerializerFeature.PrettyFormat, the form ConfigManager.persist writes to
 // the config files (on-disk format: do not change):
@@ -45,10 +45,10 @@ package protocol
 // between elements), and a bean whose getters all return null (Java writes
 // "{", a blank indented line and "}", this writes {}).
 //
-// Whitespace outside strings in compact is dropped, so PrettyJSON of its
-// own output gives the same bytes back. It returns ErrMalformedJSON when
+// Whitespace outside strings in compact is dropped, so Pretty of its
+// own output gives the same bytes back. It returns ErrMalformed when
 // strings or brackets do not balance; dst is returned unchanged then.
-func PrettyJSON(dst, compact []byte) ([]byte, error) {
+func Pretty(dst, compact []byte) ([]byte, error) {
 	p := prettyPrinter{out: dst, in: compact}
 	start := len(dst)
 	if err := p.run(); err != nil {
@@ -57,7 +57,7 @@ func PrettyJSON(dst, compact []byte) ([]byte, error) {
 	return p.out, nil
 }
 
-// prettyPrinter is the state of one PrettyJSON call.
+// prettyPrinter is the state of one Pretty call.
 type prettyPrinter struct {
 	out   []byte
 	in    []byte
@@ -173,6 +173,6 @@ func (p *prettyPrinter) copyString(q byte) error {
 }
 
 func (p *prettyPrinter) fail(what string) error {
-	r := jsonReader{data: p.in, pos: p.pos}
-	return r.fail(what)
+	r := Reader{data: p.in, pos: p.pos}
+	return r.Fail(what)
 }

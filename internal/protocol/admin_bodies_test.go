@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,5 +70,5 @@ func TestSubscriptionGroupListDecodesTheJavaBody(t *testing.T) {
 		assert.Nil(t, l.GroupConfigList, empty)
 	}
 	_, err = DecodeSubscriptionGroupList([]byte(`{"groupConfigList":[1]}`))
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"strings"
 	"time"
 )
@@ -16,10 +17,10 @@ type BrokerStatsItem struct {
 
 // appendJSON appends the fastjson form: {"avgpt":0.0,"sum":0,"tps":0.0}.
 func (it BrokerStatsItem) appendJSON(dst []byte) []byte {
-	dst = appendField(append(dst, '{'), "avgpt")
-	dst = AppendJavaDouble(dst, it.Avgpt)
-	dst = appendIntField(dst, "sum", it.Sum, Fastjson)
-	dst = AppendJavaDouble(appendField(dst, "tps"), it.Tps)
+	dst = fastjson.AppendField(append(dst, '{'), "avgpt")
+	dst = fastjson.AppendJavaDouble(dst, it.Avgpt)
+	dst = fastjson.AppendIntField(dst, "sum", it.Sum, fastjson.Fastjson)
+	dst = fastjson.AppendJavaDouble(fastjson.AppendField(dst, "tps"), it.Tps)
 	return append(dst, '}')
 }
 
@@ -35,9 +36,9 @@ type BrokerStatsData struct {
 
 // AppendJSON appends the fastjson form.
 func (d *BrokerStatsData) AppendJSON(dst []byte) []byte {
-	dst = d.StatsDay.appendJSON(appendField(append(dst, '{'), "statsDay"))
-	dst = d.StatsHour.appendJSON(appendField(dst, "statsHour"))
-	dst = d.StatsMinute.appendJSON(appendField(dst, "statsMinute"))
+	dst = d.StatsDay.appendJSON(fastjson.AppendField(append(dst, '{'), "statsDay"))
+	dst = d.StatsHour.appendJSON(fastjson.AppendField(dst, "statsHour"))
+	dst = d.StatsMinute.appendJSON(fastjson.AppendField(dst, "statsMinute"))
 	return append(dst, '}')
 }
 
@@ -65,20 +66,20 @@ type ConsumeStatsList struct {
 // AppendJSON appends the fastjson form of line.
 func (l *ConsumeStatsList) AppendJSON(dst []byte, line Line) []byte {
 	dst = append(dst, '{')
-	dst = appendStringField(dst, "brokerAddr", l.BrokerAddr, Fastjson)
-	dst = append(appendField(dst, "consumeStatsList"), '[')
+	dst = fastjson.AppendStringField(dst, "brokerAddr", l.BrokerAddr, fastjson.Fastjson)
+	dst = append(fastjson.AppendField(dst, "consumeStatsList"), '[')
 	for _, g := range l.Groups {
-		dst = appendString(append(comma(dst), '{'), g.Group, Fastjson)
+		dst = fastjson.AppendString(append(fastjson.Comma(dst), '{'), g.Group, fastjson.Fastjson)
 		dst = append(dst, ':', '[')
 		for i := range g.Stats {
-			dst = g.Stats[i].AppendJSON(comma(dst), line)
+			dst = g.Stats[i].AppendJSON(fastjson.Comma(dst), line)
 		}
 		dst = append(dst, ']', '}')
 	}
 	dst = append(dst, ']')
-	dst = appendIntField(dst, "totalDiff", l.TotalDiff, Fastjson)
+	dst = fastjson.AppendIntField(dst, "totalDiff", l.TotalDiff, fastjson.Fastjson)
 	if line >= Line5 {
-		dst = appendIntField(dst, "totalInflightDiff", l.TotalInflightDiff, Fastjson)
+		dst = fastjson.AppendIntField(dst, "totalInflightDiff", l.TotalInflightDiff, fastjson.Fastjson)
 	}
 	return append(dst, '}')
 }
@@ -126,17 +127,17 @@ type QueryConsumeTimeSpanBody struct {
 
 // AppendJSON appends the fastjson form.
 func (b *QueryConsumeTimeSpanBody) AppendJSON(dst []byte) []byte {
-	dst = append(appendField(append(dst, '{'), "consumeTimeSpanSet"), '[')
+	dst = append(fastjson.AppendField(append(dst, '{'), "consumeTimeSpanSet"), '[')
 	for _, s := range b.Spans {
-		dst = append(comma(dst), '{')
-		dst = appendIntField(dst, "consumeTimeStamp", s.ConsumedAt, Fastjson)
-		dst = appendStringField(dst, "consumeTimeStampStr", javaDate(s.ConsumedAt), Fastjson)
-		dst = appendIntField(dst, "delayTime", s.DelayTime, Fastjson)
-		dst = appendIntField(dst, "maxTimeStamp", s.MaxTimeStamp, Fastjson)
-		dst = appendStringField(dst, "maxTimeStampStr", javaDate(s.MaxTimeStamp), Fastjson)
-		dst = s.Queue.AppendJSON(appendField(dst, "messageQueue"))
-		dst = appendIntField(dst, "minTimeStamp", s.MinTimeStamp, Fastjson)
-		dst = appendStringField(dst, "minTimeStampStr", javaDate(s.MinTimeStamp), Fastjson)
+		dst = append(fastjson.Comma(dst), '{')
+		dst = fastjson.AppendIntField(dst, "consumeTimeStamp", s.ConsumedAt, fastjson.Fastjson)
+		dst = fastjson.AppendStringField(dst, "consumeTimeStampStr", javaDate(s.ConsumedAt), fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "delayTime", s.DelayTime, fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "maxTimeStamp", s.MaxTimeStamp, fastjson.Fastjson)
+		dst = fastjson.AppendStringField(dst, "maxTimeStampStr", javaDate(s.MaxTimeStamp), fastjson.Fastjson)
+		dst = s.Queue.AppendJSON(fastjson.AppendField(dst, "messageQueue"))
+		dst = fastjson.AppendIntField(dst, "minTimeStamp", s.MinTimeStamp, fastjson.Fastjson)
+		dst = fastjson.AppendStringField(dst, "minTimeStampStr", javaDate(s.MinTimeStamp), fastjson.Fastjson)
 		dst = append(dst, '}')
 	}
 	return append(dst, ']', '}')
@@ -164,13 +165,13 @@ type GetConsumerStatusBody struct {
 
 // AppendJSON appends the fastjson form.
 func (b *GetConsumerStatusBody) AppendJSON(dst []byte) []byte {
-	dst = append(appendField(append(dst, '{'), "consumerTable"), '{')
-	for _, id := range sortedKeys(b.ConsumerTable) {
-		dst = appendString(comma(dst), id, Fastjson)
+	dst = append(fastjson.AppendField(append(dst, '{'), "consumerTable"), '{')
+	for _, id := range fastjson.SortedKeys(b.ConsumerTable) {
+		dst = fastjson.AppendString(fastjson.Comma(dst), id, fastjson.Fastjson)
 		dst = appendQueueOffsets(append(dst, ':'), b.ConsumerTable[id])
 	}
 	dst = append(dst, '}')
-	dst = appendQueueOffsets(appendField(dst, "messageQueueTable"), b.MessageQueueTable)
+	dst = appendQueueOffsets(fastjson.AppendField(dst, "messageQueueTable"), b.MessageQueueTable)
 	return append(dst, '}')
 }
 
@@ -178,8 +179,8 @@ func (b *GetConsumerStatusBody) AppendJSON(dst []byte) []byte {
 func appendQueueOffsets(dst []byte, m map[MessageQueue]int64) []byte {
 	dst = append(dst, '{')
 	for _, q := range sortedQueues(m) {
-		dst = q.AppendJSON(comma(dst))
-		dst = appendLong(append(dst, ':'), m[q], Fastjson)
+		dst = q.AppendJSON(fastjson.Comma(dst))
+		dst = fastjson.AppendLong(append(dst, ':'), m[q], fastjson.Fastjson)
 	}
 	return append(dst, '}')
 }
@@ -187,22 +188,22 @@ func appendQueueOffsets(dst []byte, m map[MessageQueue]int64) []byte {
 // DecodeGetConsumerStatusBody parses a client's answer.
 func DecodeGetConsumerStatusBody(data []byte) (*GetConsumerStatusBody, error) {
 	b := &GetConsumerStatusBody{MessageQueueTable: map[MessageQueue]int64{}, ConsumerTable: map[string]map[MessageQueue]int64{}}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "messagequeuetable":
-				b.MessageQueueTable, err = r.queueOffsets()
+				b.MessageQueueTable, err = readQueueOffsets(r)
 				return err
 			case "consumertable":
-				if r.null() {
+				if r.Null() {
 					return nil
 				}
-				return r.object(func(id string) (err error) {
-					b.ConsumerTable[id], err = r.queueOffsets()
+				return r.Object(func(id string) (err error) {
+					b.ConsumerTable[id], err = readQueueOffsets(r)
 					return err
 				})
 			}
-			return r.skip()
+			return r.Skip()
 		})
 	})
 	if err != nil {
@@ -211,18 +212,18 @@ func DecodeGetConsumerStatusBody(data []byte) (*GetConsumerStatusBody, error) {
 	return b, nil
 }
 
-// queueOffsets reads {{MessageQueue}:offset,...} (null as empty).
-func (r *jsonReader) queueOffsets() (map[MessageQueue]int64, error) {
+// readQueueOffsets reads {{MessageQueue}:offset,...} (null as empty).
+func readQueueOffsets(r *fastjson.Reader) (map[MessageQueue]int64, error) {
 	m := map[MessageQueue]int64{}
-	if r.null() {
+	if r.Null() {
 		return m, nil
 	}
-	err := r.object(func(key string) error {
+	err := r.Object(func(key string) error {
 		q, err := parseMessageQueue(key)
 		if err != nil {
 			return err
 		}
-		m[q], err = r.long()
+		m[q], err = r.Long()
 		return err
 	})
 	return m, err
@@ -234,7 +235,7 @@ func parseMessageQueue(text string) (MessageQueue, error) {
 	if !strings.HasPrefix(text, "{") {
 		return q, fmt.Errorf("protocol: message queue key %q is not an object", text)
 	}
-	err := decodeJSON([]byte(text), func(r *jsonReader) (err error) {
+	err := fastjson.Decode([]byte(text), func(r *fastjson.Reader) (err error) {
 		q, err = readMessageQueue(r)
 		return err
 	})

@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/rmqgo/rmqgo/internal/fastjson"
+
 // The bodies a consumer sends besides its heartbeat, read as fastjson
 // reads them into Java's classes (wire format: do not change):
 //
@@ -22,22 +24,22 @@ type LockBatchRequestBody struct {
 // DecodeLockBatchRequestBody reads a LOCK_BATCH_MQ or UNLOCK_BATCH_MQ body.
 func DecodeLockBatchRequestBody(data []byte) (*LockBatchRequestBody, error) {
 	b := &LockBatchRequestBody{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "consumergroup":
-				b.ConsumerGroup, err = r.str()
+				b.ConsumerGroup, err = r.Str()
 			case "clientid":
-				b.ClientID, err = r.str()
+				b.ClientID, err = r.Str()
 			case "onlythisbroker":
-				b.OnlyThisBroker, err = r.bool()
+				b.OnlyThisBroker, err = r.Bool()
 			case "mqset":
 				b.MQSet, err = readList(r, readMessageQueue)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})
@@ -59,20 +61,20 @@ type CheckClientRequestBody struct {
 // DecodeCheckClientRequestBody reads a CHECK_CLIENT_CONFIG body.
 func DecodeCheckClientRequestBody(data []byte) (*CheckClientRequestBody, error) {
 	b := &CheckClientRequestBody{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "clientid":
-				b.ClientID, err = r.str()
+				b.ClientID, err = r.Str()
 			case "group":
-				b.Group, err = r.str()
+				b.Group, err = r.Str()
 			case "subscriptiondata":
 				b.SubscriptionData, err = readSubscriptionData(r)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})
@@ -84,21 +86,21 @@ func DecodeCheckClientRequestBody(data []byte) (*CheckClientRequestBody, error) 
 }
 
 // readMessageQueue reads a MessageQueue object; null gives the zero value.
-func readMessageQueue(r *jsonReader) (MessageQueue, error) {
+func readMessageQueue(r *fastjson.Reader) (MessageQueue, error) {
 	var q MessageQueue
-	if r.null() {
+	if r.Null() {
 		return q, nil
 	}
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "topic":
-			q.Topic, err = r.str()
+			q.Topic, err = r.Str()
 		case "brokername":
-			q.BrokerName, err = r.str()
+			q.BrokerName, err = r.Str()
 		case "queueid":
-			q.QueueID, err = r.int()
+			q.QueueID, err = r.Int()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})

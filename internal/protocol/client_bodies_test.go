@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,7 +68,7 @@ func TestHeartbeatLeavesOutOnlyTheUnreadableGroup(t *testing.T) {
 	assert.Equal(t, 2, bad[1].Index)
 	assert.Equal(t, "C", bad[2].Group)
 	assert.Equal(t, "producerDataSet", bad[3].Field)
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 }
 
 func TestHeartbeatThatIsNotJSONFails(t *testing.T) {
@@ -75,7 +76,7 @@ func TestHeartbeatThatIsNotJSONFails(t *testing.T) {
 		`{"consumerDataSet":[{"groupName":"A",}}]}`} {
 		hb, err := DecodeHeartbeatData([]byte(body))
 		assert.Nil(t, hb, body)
-		assert.ErrorIs(t, err, ErrMalformedJSON, body)
+		assert.ErrorIs(t, err, fastjson.ErrMalformed, body)
 	}
 }
 
@@ -94,7 +95,7 @@ func TestLockBatchRequestBody(t *testing.T) {
 	assert.Equal(t, &LockBatchRequestBody{ConsumerGroup: "g", ClientID: "c", OnlyThisBroker: true,
 		MQSet: []MessageQueue{{Topic: "T", BrokerName: "b", QueueID: 1}, {Topic: "T", BrokerName: "b", QueueID: 2}}}, b)
 	_, err = DecodeLockBatchRequestBody([]byte(`{"mqSet":[{"queueId":"x"}]}`))
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 }
 
 func TestCheckClientRequestBody(t *testing.T) {

@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/rmqgo/rmqgo/internal/fastjson"
+
 // ClusterInfo is the body of GET_BROKER_CLUSTER_INFO, written in the
 // default fastjson style (bare brokerId keys).
 //
@@ -15,15 +17,15 @@ type ClusterInfo struct {
 // AppendJSON appends the fastjson form; both tables are always written.
 func (c *ClusterInfo) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = append(appendField(dst, "brokerAddrTable"), '{')
-	for _, name := range sortedKeys(c.BrokerAddrTable) {
+	dst = append(fastjson.AppendField(dst, "brokerAddrTable"), '{')
+	for _, name := range fastjson.SortedKeys(c.BrokerAddrTable) {
 		b := c.BrokerAddrTable[name]
-		dst = b.appendJSON(appendStringKey(dst, name, Fastjson), Fastjson)
+		dst = b.appendJSON(fastjson.AppendStringKey(dst, name, fastjson.Fastjson), fastjson.Fastjson)
 	}
 	dst = append(dst, '}')
-	dst = append(appendField(dst, "clusterAddrTable"), '{')
-	for _, name := range sortedKeys(c.ClusterAddrTable) {
-		dst = appendStringArray(appendStringKey(dst, name, Fastjson), c.ClusterAddrTable[name], Fastjson)
+	dst = append(fastjson.AppendField(dst, "clusterAddrTable"), '{')
+	for _, name := range fastjson.SortedKeys(c.ClusterAddrTable) {
+		dst = fastjson.AppendStringArray(fastjson.AppendStringKey(dst, name, fastjson.Fastjson), c.ClusterAddrTable[name], fastjson.Fastjson)
 	}
 	dst = append(dst, '}')
 	return append(dst, '}')
@@ -32,15 +34,15 @@ func (c *ClusterInfo) AppendJSON(dst []byte) []byte {
 // DecodeClusterInfo parses a ClusterInfo body.
 func DecodeClusterInfo(data []byte) (*ClusterInfo, error) {
 	c := &ClusterInfo{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "brokeraddrtable":
 				c.BrokerAddrTable, err = readMap(r, readBrokerData)
 			case "clusteraddrtable":
 				c.ClusterAddrTable, err = readStringListMap(r)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})
@@ -63,13 +65,13 @@ type BrokerMemberGroup struct {
 //
 //	{"brokerMemberGroup":{"brokerAddrs":{0:"10.0.0.1:10911"},"brokerName":"broker-a","cluster":"DefaultCluster"}}
 func (g *BrokerMemberGroup) AppendMemberGroupResponse(dst []byte) []byte {
-	dst = append(appendField(append(dst, '{'), "brokerMemberGroup"), '{')
+	dst = append(fastjson.AppendField(append(dst, '{'), "brokerMemberGroup"), '{')
 	addrs := g.BrokerAddrs
 	if addrs == nil {
 		addrs = BrokerAddrs{}
 	}
-	dst = addrs.appendJSON(appendField(dst, "brokerAddrs"), Fastjson)
-	dst = appendOptionalStringField(dst, "brokerName", g.BrokerName, Fastjson)
-	dst = appendOptionalStringField(dst, "cluster", g.Cluster, Fastjson)
+	dst = addrs.appendJSON(fastjson.AppendField(dst, "brokerAddrs"), fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "brokerName", g.BrokerName, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "cluster", g.Cluster, fastjson.Fastjson)
 	return append(dst, '}', '}')
 }

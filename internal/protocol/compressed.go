@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"fmt"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"io"
 )
 
@@ -31,7 +32,7 @@ func (b *RegisterBrokerBody) EncodeCompressed(brokerVersion int32) ([]byte, erro
 	plain = appendChunk(plain, w.DataVersion.AppendJSON(nil))
 	plain = binary.BigEndian.AppendUint32(plain, uint32(len(w.TopicConfigTable)))
 	v5 := brokerVersion >= VersionV5_0_0
-	for _, name := range sortedKeys(w.TopicConfigTable) {
+	for _, name := range fastjson.SortedKeys(w.TopicConfigTable) {
 		c := w.TopicConfigTable[name]
 		plain = appendChunk(plain, c.AppendLine(nil, v5))
 	}
@@ -39,12 +40,12 @@ func (b *RegisterBrokerBody) EncodeCompressed(brokerVersion int32) ([]byte, erro
 	if list == nil {
 		list = []string{}
 	}
-	plain = appendChunk(plain, appendStringArray(nil, list, Fastjson))
+	plain = appendChunk(plain, fastjson.AppendStringArray(nil, list, fastjson.Fastjson))
 	if v5 {
 		plain = binary.BigEndian.AppendUint32(plain, uint32(len(w.TopicQueueMappingInfoMap)))
-		for _, topic := range sortedKeys(w.TopicQueueMappingInfoMap) {
+		for _, topic := range fastjson.SortedKeys(w.TopicQueueMappingInfoMap) {
 			m := w.TopicQueueMappingInfoMap[topic]
-			plain = appendChunk(plain, m.appendJSON(nil, Fastjson))
+			plain = appendChunk(plain, m.appendJSON(nil, fastjson.Fastjson))
 		}
 	}
 	var out bytes.Buffer
@@ -155,8 +156,8 @@ func (in *inflated) filterServers() ([]string, error) {
 		return nil, err
 	}
 	var list []string
-	err = decodeJSON(raw, func(r *jsonReader) (err error) {
-		list, err = r.stringList()
+	err = fastjson.Decode(raw, func(r *fastjson.Reader) (err error) {
+		list, err = r.StringList()
 		return err
 	})
 	if err != nil {
@@ -177,7 +178,7 @@ func (in *inflated) mappings() (map[string]TopicQueueMappingInfo, error) {
 			return nil, err
 		}
 		var info TopicQueueMappingInfo
-		err = decodeJSON(raw, func(r *jsonReader) (err error) {
+		err = fastjson.Decode(raw, func(r *fastjson.Reader) (err error) {
 			info, err = readMappingInfo(r)
 			return err
 		})

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"path/filepath"
 	"testing"
 
@@ -186,7 +187,7 @@ func TestConfigGoldens(t *testing.T) {
 					pretty := fixture(t, base+".json")
 					got := doc.encode(c.want, jl.line)
 					assert.Equal(t, string(compact), string(got), "compact")
-					p, err := PrettyJSON(nil, got)
+					p, err := fastjson.Pretty(nil, got)
 					require.NoError(t, err)
 					assert.Equal(t, string(pretty), string(p), "pretty")
 					for _, in := range [][]byte{pretty, compact} {
@@ -231,10 +232,10 @@ func TestConfigBuiltinGroups(t *testing.T) {
 		if jl.line == Line5 {
 			want = append(want, "CID_RMQ_SYS_TRANS")
 		}
-		assert.ElementsMatch(t, want, sortedKeys(w.SubscriptionGroupTable), jl.dir)
+		assert.ElementsMatch(t, want, fastjson.SortedKeys(w.SubscriptionGroupTable), jl.dir)
 		assert.True(t, w.SubscriptionGroupTable["CID_ONSAPI_OWNER"].ConsumeBroadcastEnable)
 		assert.Equal(t, NewSubscriptionGroupConfig("TOOLS_CONSUMER"), withoutAttrs(w.SubscriptionGroupTable["TOOLS_CONSUMER"]))
-		p, err := PrettyJSON(nil, w.AppendJSON(nil, jl.line))
+		p, err := fastjson.Pretty(nil, w.AppendJSON(nil, jl.line))
 		require.NoError(t, err)
 		assert.Equal(t, len(data), len(p), "same bytes in another order")
 		back, err := DecodeSubscriptionGroupWrapper(p)
@@ -290,14 +291,14 @@ func TestConfigMalformed(t *testing.T) {
 	for _, in := range []string{``, `{"offsetTable":{"T@g":{x:1}}}`, `{"offsetTable":{"T@g":{99999999999:1}}}`,
 		`{"offsetTable":{"T@g":[1]}}`, `{"offsetTable":{"T@g":{0:1}}`, `{"offsetTable":"x"}`} {
 		_, err := DecodeConsumerOffsetSerializeWrapper([]byte(in))
-		assert.ErrorIs(t, err, ErrMalformedJSON, in)
+		assert.ErrorIs(t, err, fastjson.ErrMalformed, in)
 	}
 	_, err := DecodeSubscriptionGroupWrapper([]byte(`{"subscriptionGroupTable":{"g":{"retryMaxTimes":[]}}}`))
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 	_, err = DecodeConsumerFilterWrapper([]byte(`{"filterDataByTopic":{"T":{"groupFilterData":{"g":{"bloomFilterData":{"bitPos":{}}}}}}}`))
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 	_, err = DecodeDelayOffsetSerializeWrapper([]byte(`{"offsetTable":{1:}}`))
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 }
 
 func TestGroupTopicMapSplitsLikeJava(t *testing.T) {
@@ -354,7 +355,7 @@ func FuzzDecodeConfigDocuments(f *testing.F) {
 				if _, err := doc.decode(out); err != nil {
 					t.Fatalf("%s: re-encoded %q does not decode: %v", doc.name, out, err)
 				}
-				if _, err := PrettyJSON(nil, out); err != nil {
+				if _, err := fastjson.Pretty(nil, out); err != nil {
 					t.Fatalf("%s: %q does not pretty-print: %v", doc.name, out, err)
 				}
 			}

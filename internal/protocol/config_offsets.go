@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"sort"
 	"strings"
 )
@@ -32,17 +33,17 @@ const TopicGroupSeparator = "@"
 func (w *ConsumerOffsetSerializeWrapper) AppendJSON(dst []byte, line Line) []byte {
 	dst = append(dst, '{')
 	if line.v5() {
-		dst = w.DataVersion.AppendJSONLine(appendField(dst, "dataVersion"), line)
-		dst = append(appendField(dst, "groupTopicMap"), '{')
+		dst = w.DataVersion.AppendJSONLine(fastjson.AppendField(dst, "dataVersion"), line)
+		dst = append(fastjson.AppendField(dst, "groupTopicMap"), '{')
 		groups := w.GroupTopicMap()
-		for _, g := range sortedKeys(groups) {
-			dst = appendStringArray(appendStringKey(dst, g, Fastjson), groups[g], Fastjson)
+		for _, g := range fastjson.SortedKeys(groups) {
+			dst = fastjson.AppendStringArray(fastjson.AppendStringKey(dst, g, fastjson.Fastjson), groups[g], fastjson.Fastjson)
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(appendField(dst, "offsetTable"), '{')
-	for _, key := range sortedKeys(w.OffsetTable) {
-		dst = appendIntLongMap(appendStringKey(dst, key, Fastjson), w.OffsetTable[key])
+	dst = append(fastjson.AppendField(dst, "offsetTable"), '{')
+	for _, key := range fastjson.SortedKeys(w.OffsetTable) {
+		dst = appendIntLongMap(fastjson.AppendStringKey(dst, key, fastjson.Fastjson), w.OffsetTable[key])
 	}
 	dst = append(dst, '}')
 	return append(dst, '}')
@@ -80,20 +81,20 @@ func javaSplit(s, sep string) []string {
 // (bare or quoted queue ids); a null document gives an empty table.
 func DecodeConsumerOffsetSerializeWrapper(data []byte) (*ConsumerOffsetSerializeWrapper, error) {
 	w := &ConsumerOffsetSerializeWrapper{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "dataversion":
-				if !r.null() {
+				if !r.Null() {
 					err = w.DataVersion.read(r)
 				}
 			case "offsettable":
 				w.OffsetTable, err = readMap(r, readIntLongMap)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})
@@ -127,9 +128,9 @@ type DelayOffsetSerializeWrapper struct {
 func (w *DelayOffsetSerializeWrapper) AppendJSON(dst []byte, line Line) []byte {
 	dst = append(dst, '{')
 	if line.v5() {
-		dst = w.DataVersion.AppendJSONLine(appendField(dst, "dataVersion"), line)
+		dst = w.DataVersion.AppendJSONLine(fastjson.AppendField(dst, "dataVersion"), line)
 	}
-	dst = appendIntLongMap(appendField(dst, "offsetTable"), w.OffsetTable)
+	dst = appendIntLongMap(fastjson.AppendField(dst, "offsetTable"), w.OffsetTable)
 	return append(dst, '}')
 }
 
@@ -137,20 +138,20 @@ func (w *DelayOffsetSerializeWrapper) AppendJSON(dst []byte, line Line) []byte {
 // null document gives an empty table.
 func DecodeDelayOffsetSerializeWrapper(data []byte) (*DelayOffsetSerializeWrapper, error) {
 	w := &DelayOffsetSerializeWrapper{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "dataversion":
-				if !r.null() {
+				if !r.Null() {
 					err = w.DataVersion.read(r)
 				}
 			case "offsettable":
 				w.OffsetTable, err = readIntLongMap(r)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})
@@ -168,30 +169,30 @@ func DecodeDelayOffsetSerializeWrapper(data []byte) (*DelayOffsetSerializeWrappe
 func appendIntLongMap(dst []byte, m map[int32]int64) []byte {
 	dst = append(dst, '{')
 	for _, k := range sortedIntKeys(m) {
-		dst = appendLong(appendIntKey(dst, int64(k), Fastjson), m[k], Fastjson)
+		dst = fastjson.AppendLong(fastjson.AppendIntKey(dst, int64(k), fastjson.Fastjson), m[k], fastjson.Fastjson)
 	}
 	return append(dst, '}')
 }
 
 // readIntLongMap reads an Integer -> Long map with bare or quoted keys;
 // null gives nil, null values are skipped.
-func readIntLongMap(r *jsonReader) (map[int32]int64, error) {
-	if r.null() {
+func readIntLongMap(r *fastjson.Reader) (map[int32]int64, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	m := map[int32]int64{}
-	err := r.object(func(key string) error {
-		k, err := r.parseLong(key)
+	err := r.Object(func(key string) error {
+		k, err := r.LongKey(key)
 		if err != nil {
 			return err
 		}
 		if k > 1<<31-1 || k < -1<<31 {
-			return r.fail("int key out of range")
+			return r.Fail("int key out of range")
 		}
-		if r.null() {
+		if r.Null() {
 			return nil
 		}
-		v, err := r.long()
+		v, err := r.Long()
 		m[int32(k)] = v
 		return err
 	})

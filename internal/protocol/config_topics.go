@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/rmqgo/rmqgo/internal/fastjson"
+
 // The topics.json file is a TopicConfigSerializeWrapper (register_broker.go)
 // of TopicConfigs (topic_config.go), written per release line
 // (on-disk format: do not change):
@@ -37,22 +39,22 @@ func (w *TopicConfigSerializeWrapper) AppendJSONLine(dst []byte, line Line) []by
 // TopicConfig through topic.
 func (w *TopicConfigSerializeWrapper) appendJSON(dst []byte, line Line, topic func(*TopicConfig, []byte) []byte) []byte {
 	dst = append(dst, '{')
-	dst = w.DataVersion.AppendJSONLine(appendField(dst, "dataVersion"), line)
+	dst = w.DataVersion.AppendJSONLine(fastjson.AppendField(dst, "dataVersion"), line)
 	if w.MappingDataVersion != nil {
-		dst = w.MappingDataVersion.AppendJSONLine(appendField(dst, "mappingDataVersion"), line)
+		dst = w.MappingDataVersion.AppendJSONLine(fastjson.AppendField(dst, "mappingDataVersion"), line)
 	}
-	dst = append(appendField(dst, "topicConfigTable"), '{')
-	for _, name := range sortedKeys(w.TopicConfigTable) {
+	dst = append(fastjson.AppendField(dst, "topicConfigTable"), '{')
+	for _, name := range fastjson.SortedKeys(w.TopicConfigTable) {
 		c := w.TopicConfigTable[name]
-		dst = topic(&c, appendStringKey(dst, name, Fastjson))
+		dst = topic(&c, fastjson.AppendStringKey(dst, name, fastjson.Fastjson))
 	}
 	dst = append(dst, '}')
 	if w.MappingDataVersion != nil {
-		dst = append(appendField(dst, "topicQueueMappingDetailMap"), '{', '}')
-		dst = append(appendField(dst, "topicQueueMappingInfoMap"), '{')
-		for _, topic := range sortedKeys(w.TopicQueueMappingInfoMap) {
+		dst = append(fastjson.AppendField(dst, "topicQueueMappingDetailMap"), '{', '}')
+		dst = append(fastjson.AppendField(dst, "topicQueueMappingInfoMap"), '{')
+		for _, topic := range fastjson.SortedKeys(w.TopicQueueMappingInfoMap) {
 			m := w.TopicQueueMappingInfoMap[topic]
-			dst = m.appendJSON(appendStringKey(dst, topic, Fastjson), Fastjson)
+			dst = m.appendJSON(fastjson.AppendStringKey(dst, topic, fastjson.Fastjson), fastjson.Fastjson)
 		}
 		dst = append(dst, '}')
 	}

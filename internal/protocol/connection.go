@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"slices"
 	"strings"
 )
@@ -22,10 +23,10 @@ type Connection struct {
 
 func (c *Connection) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = appendOptionalStringField(dst, "clientAddr", c.ClientAddr, Fastjson)
-	dst = appendOptionalStringField(dst, "clientId", c.ClientID, Fastjson)
-	dst = appendOptionalStringField(dst, "language", c.Language, Fastjson)
-	dst = appendIntField(dst, "version", int64(c.Version), Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "clientAddr", c.ClientAddr, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "clientId", c.ClientID, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "language", c.Language, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "version", int64(c.Version), fastjson.Fastjson)
 	return append(dst, '}')
 }
 
@@ -39,9 +40,9 @@ func appendConnectionSet(dst []byte, set []Connection) []byte {
 		}
 		return strings.Compare(a.ClientAddr, b.ClientAddr)
 	})
-	dst = append(appendField(dst, "connectionSet"), '[')
+	dst = append(fastjson.AppendField(dst, "connectionSet"), '[')
 	for i := range sorted {
-		dst = sorted[i].appendJSON(comma(dst))
+		dst = sorted[i].appendJSON(fastjson.Comma(dst))
 	}
 	return append(dst, ']')
 }
@@ -70,13 +71,13 @@ func (c *ConsumerConnection) AppendJSON(dst []byte) []byte {
 		{"consumeFromWhere", c.ConsumeFromWhere}, {"consumeType", c.ConsumeType}, {"messageModel", c.MessageModel},
 	} {
 		if f.value != "" {
-			dst = appendStringField(dst, f.name, f.value, Fastjson)
+			dst = fastjson.AppendStringField(dst, f.name, f.value, fastjson.Fastjson)
 		}
 	}
-	dst = append(appendField(dst, "subscriptionTable"), '{')
-	for _, topic := range sortedKeys(c.SubscriptionTable) {
+	dst = append(fastjson.AppendField(dst, "subscriptionTable"), '{')
+	for _, topic := range fastjson.SortedKeys(c.SubscriptionTable) {
 		s := c.SubscriptionTable[topic]
-		dst = s.AppendJSON(appendStringKey(dst, topic, Fastjson))
+		dst = s.AppendJSON(fastjson.AppendStringKey(dst, topic, fastjson.Fastjson))
 	}
 	dst = append(dst, '}')
 	return append(dst, '}')
@@ -101,20 +102,20 @@ func (p *ProducerConnection) AppendJSON(dst []byte) []byte {
 // (Java's null), filterClassSource never (it is not serialized).
 func (s *SubscriptionData) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = appendBoolField(dst, "classFilterMode", s.ClassFilterMode)
-	dst = append(appendField(dst, "codeSet"), '[')
+	dst = fastjson.AppendBoolField(dst, "classFilterMode", s.ClassFilterMode)
+	dst = append(fastjson.AppendField(dst, "codeSet"), '[')
 	for _, c := range s.CodeSet {
-		dst = appendLong(comma(dst), int64(c), Fastjson)
+		dst = fastjson.AppendLong(fastjson.Comma(dst), int64(c), fastjson.Fastjson)
 	}
 	dst = append(dst, ']')
-	dst = appendOptionalStringField(dst, "expressionType", s.ExpressionType, Fastjson)
-	dst = appendOptionalStringField(dst, "subString", s.SubString, Fastjson)
-	dst = appendIntField(dst, "subVersion", s.SubVersion, Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "expressionType", s.ExpressionType, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "subString", s.SubString, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "subVersion", s.SubVersion, fastjson.Fastjson)
 	tags := s.TagsSet
 	if tags == nil {
 		tags = []string{}
 	}
-	dst = appendStringArray(appendField(dst, "tagsSet"), tags, Fastjson)
-	dst = appendOptionalStringField(dst, "topic", s.Topic, Fastjson)
+	dst = fastjson.AppendStringArray(fastjson.AppendField(dst, "tagsSet"), tags, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "topic", s.Topic, fastjson.Fastjson)
 	return append(dst, '}')
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,9 +22,9 @@ type MessageQueue struct {
 // AppendJSON appends the fastjson form.
 func (q MessageQueue) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = appendStringField(dst, "brokerName", q.BrokerName, Fastjson)
-	dst = appendIntField(dst, "queueId", int64(q.QueueID), Fastjson)
-	dst = appendStringField(dst, "topic", q.Topic, Fastjson)
+	dst = fastjson.AppendStringField(dst, "brokerName", q.BrokerName, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "queueId", int64(q.QueueID), fastjson.Fastjson)
+	dst = fastjson.AppendStringField(dst, "topic", q.Topic, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
@@ -58,10 +59,10 @@ type ResetOffsetBody struct {
 
 // AppendJSON appends the fastjson form.
 func (r *ResetOffsetBody) AppendJSON(dst []byte) []byte {
-	dst = appendField(append(dst, '{'), "offsetTable")
+	dst = fastjson.AppendField(append(dst, '{'), "offsetTable")
 	dst = append(dst, '{')
 	for _, q := range sortedQueues(r.OffsetTable) {
-		dst = q.AppendJSON(comma(dst))
+		dst = q.AppendJSON(fastjson.Comma(dst))
 		dst = strconv.AppendInt(append(dst, ':'), r.OffsetTable[q], 10)
 	}
 	return append(dst, '}', '}')
@@ -94,31 +95,21 @@ type ConsumeStats struct {
 // and queue id (Java writes hash order; readers do not care).
 func (s *ConsumeStats) AppendJSON(dst []byte, line Line) []byte {
 	dst = append(dst, '{')
-	dst = appendField(dst, "consumeTps")
-	dst = AppendJavaDouble(dst, s.ConsumeTps)
-	dst = appendField(dst, "offsetTable")
+	dst = fastjson.AppendField(dst, "consumeTps")
+	dst = fastjson.AppendJavaDouble(dst, s.ConsumeTps)
+	dst = fastjson.AppendField(dst, "offsetTable")
 	dst = append(dst, '{')
 	for _, q := range sortedQueues(s.OffsetTable) {
 		w := s.OffsetTable[q]
-		dst = q.AppendJSON(comma(dst))
+		dst = q.AppendJSON(fastjson.Comma(dst))
 		dst = append(dst, ':', '{')
-		dst = appendIntField(dst, "brokerOffset", w.BrokerOffset, Fastjson)
-		dst = appendIntField(dst, "consumerOffset", w.ConsumerOffset, Fastjson)
-		dst = appendIntField(dst, "lastTimestamp", w.LastTimestamp, Fastjson)
+		dst = fastjson.AppendIntField(dst, "brokerOffset", w.BrokerOffset, fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "consumerOffset", w.ConsumerOffset, fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "lastTimestamp", w.LastTimestamp, fastjson.Fastjson)
 		if line >= Line5 {
-			dst = appendIntField(dst, "pullOffset", w.PullOffset, Fastjson)
+			dst = fastjson.AppendIntField(dst, "pullOffset", w.PullOffset, fastjson.Fastjson)
 		}
 		dst = append(dst, '}')
 	}
 	return append(dst, '}', '}')
-}
-
-// AppendJavaDouble appends a double as fastjson writes it: always with a
-// fraction ("0.0", "1.5").
-func AppendJavaDouble(dst []byte, v float64) []byte {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".eEnI") {
-		s += ".0"
-	}
-	return append(dst, s...)
 }

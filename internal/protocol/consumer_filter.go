@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/rmqgo/rmqgo/internal/fastjson"
+
 // ConsumerFilterWrapper is the consumerFilter.json file:
 // ConsumerFilterManager serialized whole, the SQL92/TAG filters consumers
 // registered, by topic and group. The same on both lines.
@@ -63,10 +65,10 @@ func (d *ConsumerFilterData) HowLongAfterDeath(now int64) int64 {
 // AppendJSON appends the fastjson form; both lines write the same.
 func (w *ConsumerFilterWrapper) AppendJSON(dst []byte, _ Line) []byte {
 	dst = append(dst, '{')
-	dst = append(appendField(dst, "filterDataByTopic"), '{')
-	for _, topic := range sortedKeys(w.FilterDataByTopic) {
+	dst = append(fastjson.AppendField(dst, "filterDataByTopic"), '{')
+	for _, topic := range fastjson.SortedKeys(w.FilterDataByTopic) {
 		m := w.FilterDataByTopic[topic]
-		dst = m.appendJSON(appendStringKey(dst, topic, Fastjson))
+		dst = m.appendJSON(fastjson.AppendStringKey(dst, topic, fastjson.Fastjson))
 	}
 	dst = append(dst, '}')
 	return append(dst, '}')
@@ -74,37 +76,37 @@ func (w *ConsumerFilterWrapper) AppendJSON(dst []byte, _ Line) []byte {
 
 func (m *FilterDataMapByTopic) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = append(appendField(dst, "groupFilterData"), '{')
-	for _, group := range sortedKeys(m.GroupFilterData) {
+	dst = append(fastjson.AppendField(dst, "groupFilterData"), '{')
+	for _, group := range fastjson.SortedKeys(m.GroupFilterData) {
 		d := m.GroupFilterData[group]
-		dst = d.appendJSON(appendStringKey(dst, group, Fastjson))
+		dst = d.appendJSON(fastjson.AppendStringKey(dst, group, fastjson.Fastjson))
 	}
 	dst = append(dst, '}')
-	dst = appendOptionalStringField(dst, "topic", m.Topic, Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "topic", m.Topic, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
 func (d *ConsumerFilterData) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if b := d.BloomFilterData; b != nil {
-		dst = appendIntField(append(appendField(dst, "bloomFilterData"), '{'), "bitNum", int64(b.BitNum), Fastjson)
+		dst = fastjson.AppendIntField(append(fastjson.AppendField(dst, "bloomFilterData"), '{'), "bitNum", int64(b.BitNum), fastjson.Fastjson)
 		if b.BitPos != nil {
-			dst = append(appendField(dst, "bitPos"), '[')
+			dst = append(fastjson.AppendField(dst, "bitPos"), '[')
 			for _, p := range b.BitPos {
-				dst = appendLong(comma(dst), int64(p), Fastjson)
+				dst = fastjson.AppendLong(fastjson.Comma(dst), int64(p), fastjson.Fastjson)
 			}
 			dst = append(dst, ']')
 		}
 		dst = append(dst, '}')
 	}
-	dst = appendIntField(dst, "bornTime", d.BornTime, Fastjson)
-	dst = appendIntField(dst, "clientVersion", d.ClientVersion, Fastjson)
-	dst = appendOptionalStringField(dst, "consumerGroup", d.ConsumerGroup, Fastjson)
-	dst = appendBoolField(dst, "dead", d.IsDead())
-	dst = appendIntField(dst, "deadTime", d.DeadTime, Fastjson)
-	dst = appendOptionalStringField(dst, "expression", d.Expression, Fastjson)
-	dst = appendOptionalStringField(dst, "expressionType", d.ExpressionType, Fastjson)
-	dst = appendOptionalStringField(dst, "topic", d.Topic, Fastjson)
+	dst = fastjson.AppendIntField(dst, "bornTime", d.BornTime, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "clientVersion", d.ClientVersion, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "consumerGroup", d.ConsumerGroup, fastjson.Fastjson)
+	dst = fastjson.AppendBoolField(dst, "dead", d.IsDead())
+	dst = fastjson.AppendIntField(dst, "deadTime", d.DeadTime, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "expression", d.Expression, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "expressionType", d.ExpressionType, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "topic", d.Topic, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
@@ -112,16 +114,16 @@ func (d *ConsumerFilterData) appendJSON(dst []byte) []byte {
 // gives an empty table.
 func DecodeConsumerFilterWrapper(data []byte) (*ConsumerFilterWrapper, error) {
 	w := &ConsumerFilterWrapper{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			if property(key) == "filterdatabytopic" {
+		return r.Object(func(key string) (err error) {
+			if fastjson.Property(key) == "filterdatabytopic" {
 				w.FilterDataByTopic, err = readMap(r, readFilterDataMapByTopic)
 				return err
 			}
-			return r.skip()
+			return r.Skip()
 		})
 	})
 	if err != nil {
@@ -133,67 +135,67 @@ func DecodeConsumerFilterWrapper(data []byte) (*ConsumerFilterWrapper, error) {
 	return w, nil
 }
 
-func readFilterDataMapByTopic(r *jsonReader) (FilterDataMapByTopic, error) {
+func readFilterDataMapByTopic(r *fastjson.Reader) (FilterDataMapByTopic, error) {
 	m := FilterDataMapByTopic{GroupFilterData: map[string]ConsumerFilterData{}}
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "groupfilterdata":
 			var groups map[string]ConsumerFilterData
 			if groups, err = readMap(r, readConsumerFilterData); groups != nil {
 				m.GroupFilterData = groups
 			}
 		case "topic":
-			m.Topic, err = r.str()
+			m.Topic, err = r.Str()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
 	return m, err
 }
 
-func readConsumerFilterData(r *jsonReader) (ConsumerFilterData, error) {
+func readConsumerFilterData(r *fastjson.Reader) (ConsumerFilterData, error) {
 	var d ConsumerFilterData
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "consumergroup":
-			d.ConsumerGroup, err = r.str()
+			d.ConsumerGroup, err = r.Str()
 		case "topic":
-			d.Topic, err = r.str()
+			d.Topic, err = r.Str()
 		case "expression":
-			d.Expression, err = r.str()
+			d.Expression, err = r.Str()
 		case "expressiontype":
-			d.ExpressionType, err = r.str()
+			d.ExpressionType, err = r.Str()
 		case "borntime":
-			d.BornTime, err = r.long()
+			d.BornTime, err = r.Long()
 		case "deadtime":
-			d.DeadTime, err = r.long()
+			d.DeadTime, err = r.Long()
 		case "clientversion":
-			d.ClientVersion, err = r.long()
+			d.ClientVersion, err = r.Long()
 		case "bloomfilterdata":
-			if !r.null() {
+			if !r.Null() {
 				d.BloomFilterData, err = readBloomFilterData(r)
 			}
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
 	return d, err
 }
 
-func readBloomFilterData(r *jsonReader) (*BloomFilterData, error) {
+func readBloomFilterData(r *fastjson.Reader) (*BloomFilterData, error) {
 	b := &BloomFilterData{}
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "bitnum":
-			b.BitNum, err = r.int()
+			b.BitNum, err = r.Int()
 		case "bitpos":
-			if !r.null() {
-				b.BitPos, err = readList(r, func(r *jsonReader) (int32, error) { return r.int() })
+			if !r.Null() {
+				b.BitPos, err = readList(r, func(r *fastjson.Reader) (int32, error) { return r.Int() })
 			}
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})

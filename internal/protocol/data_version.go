@@ -1,6 +1,10 @@
 package protocol
 
-import "time"
+import (
+	"time"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
+)
 
 // DataVersion versions a broker's topic configs (and other tables). Java
 // compares all three fields for equality; nextVersion bumps the counter
@@ -36,9 +40,9 @@ func (v *DataVersion) Next(now time.Time, stateVersion int64) {
 // AppendJSON appends the fastjson form.
 func (v DataVersion) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = appendIntField(dst, "counter", v.Counter, Fastjson)
-	dst = appendIntField(dst, "stateVersion", v.StateVersion, Fastjson)
-	dst = appendIntField(dst, "timestamp", v.Timestamp, Fastjson)
+	dst = fastjson.AppendIntField(dst, "counter", v.Counter, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "stateVersion", v.StateVersion, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "timestamp", v.Timestamp, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
@@ -49,8 +53,8 @@ func (v DataVersion) AppendJSONLine(dst []byte, line Line) []byte {
 		return v.AppendJSON(dst)
 	}
 	dst = append(dst, '{')
-	dst = appendIntField(dst, "counter", v.Counter, Fastjson)
-	dst = appendIntField(dst, "timestamp", v.Timestamp, Fastjson)
+	dst = fastjson.AppendIntField(dst, "counter", v.Counter, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "timestamp", v.Timestamp, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
@@ -58,21 +62,21 @@ func (v DataVersion) AppendJSONLine(dst []byte, line Line) []byte {
 // as 0 here, where Java would keep its constructor's current time.
 func DecodeDataVersion(data []byte) (DataVersion, error) {
 	var v DataVersion
-	err := decodeJSON(data, v.read)
+	err := fastjson.Decode(data, v.read)
 	return v, err
 }
 
-func (v *DataVersion) read(r *jsonReader) error {
-	return r.object(func(key string) (err error) {
-		switch property(key) {
+func (v *DataVersion) read(r *fastjson.Reader) error {
+	return r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "counter":
-			v.Counter, err = r.long()
+			v.Counter, err = r.Long()
 		case "stateversion":
-			v.StateVersion, err = r.long()
+			v.StateVersion, err = r.Long()
 		case "timestamp":
-			v.Timestamp, err = r.long()
+			v.Timestamp, err = r.Long()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})

@@ -1,6 +1,10 @@
 package protocol
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
+)
 
 // GroupList is the body of QUERY_TOPIC_CONSUME_BY_WHO: the consumer groups
 // of a topic on one broker.
@@ -20,7 +24,7 @@ func (l *GroupList) AppendJSON(dst []byte) []byte {
 		groups = []string{}
 	}
 	slices.Sort(groups)
-	dst = appendStringArray(appendField(append(dst, '{'), "groupList"), groups, Fastjson)
+	dst = fastjson.AppendStringArray(fastjson.AppendField(append(dst, '{'), "groupList"), groups, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
@@ -40,10 +44,10 @@ type QuerySubscriptionResponseBody struct {
 // AppendJSON appends the fastjson form.
 func (b *QuerySubscriptionResponseBody) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = appendOptionalStringField(dst, "group", b.Group, Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "group", b.Group, fastjson.Fastjson)
 	if b.SubscriptionData != nil {
-		dst = b.SubscriptionData.AppendJSON(appendField(dst, "subscriptionData"))
+		dst = b.SubscriptionData.AppendJSON(fastjson.AppendField(dst, "subscriptionData"))
 	}
-	dst = appendOptionalStringField(dst, "topic", b.Topic, Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "topic", b.Topic, fastjson.Fastjson)
 	return append(dst, '}')
 }

@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // HeartbeatData is the HEART_BEAT body a client sends every 30 s
@@ -104,20 +105,20 @@ func (e *ElementError) Unwrap() error { return e.Err }
 func DecodeHeartbeatData(data []byte) (*HeartbeatData, error) {
 	hb := &HeartbeatData{}
 	var bad []error
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "clientid":
-				hb.ClientID, err = r.str()
+				hb.ClientID, err = r.Str()
 			case "consumerdataset":
 				hb.ConsumerDataSet, bad, err = readTolerantList(r, "consumerDataSet", readConsumerData, bad)
 			case "producerdataset":
 				hb.ProducerDataSet, bad, err = readTolerantList(r, "producerDataSet", readProducerData, bad)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})
@@ -139,61 +140,63 @@ func (p ProducerData) groupName() string { return p.GroupName }
 // bad) each element that is well-formed JSON but cannot be read as T; a
 // syntax error fails the whole list. null elements are left out, as the
 // Java broker, which would fail on them, cannot use them either.
-func readTolerantList[T groupNamed](r *jsonReader, field string, one func(*jsonReader) (T, error), bad []error) ([]T, []error, error) {
-	if r.null() {
+func readTolerantList[T groupNamed](r *fastjson.Reader, field string, one func(*fastjson.Reader) (T, error), bad []error) ([]T, []error, error) {
+	if r.Null() {
 		return nil, bad, nil
 	}
 	list := []T{}
 	i := 0
-	err := r.array(func() error {
+	err := r.Array(func() error {
 		defer func() { i++ }()
-		if r.null() {
-			bad = append(bad, &ElementError{Field: field, Index: i, Err: fmt.Errorf("%w: null element", ErrMalformedJSON)})
+		if r.Null() {
+			bad = append(bad, &ElementError{Field: field, Index: i, Err: fmt.Errorf("%w: null element", fastjson.ErrMalformed)})
 			return nil
 		}
-		start, depth := r.pos, r.depth
-		v, err := one(r)
-		if err == nil {
+		var v T
+		failed, err := r.Try(func() (err error) {
+			v, err = one(r)
+			return err
+		})
+		if failed != nil {
+			bad = append(bad, &ElementError{Field: field, Index: i, Group: v.groupName(), Err: failed})
+		} else if err == nil {
 			list = append(list, v)
-			return nil
 		}
-		bad = append(bad, &ElementError{Field: field, Index: i, Group: v.groupName(), Err: err})
-		r.pos, r.depth = start, depth
-		return r.skip()
+		return err
 	})
 	return list, bad, err
 }
 
-func readProducerData(r *jsonReader) (ProducerData, error) {
+func readProducerData(r *fastjson.Reader) (ProducerData, error) {
 	var p ProducerData
-	err := r.object(func(key string) (err error) {
-		if property(key) == "groupname" {
-			p.GroupName, err = r.str()
+	err := r.Object(func(key string) (err error) {
+		if fastjson.Property(key) == "groupname" {
+			p.GroupName, err = r.Str()
 			return err
 		}
-		return r.skip()
+		return r.Skip()
 	})
 	return p, err
 }
 
-func readConsumerData(r *jsonReader) (ConsumerData, error) {
+func readConsumerData(r *fastjson.Reader) (ConsumerData, error) {
 	var c ConsumerData
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "groupname":
-			c.GroupName, err = r.str()
+			c.GroupName, err = r.Str()
 		case "consumetype":
-			c.ConsumeType, err = r.enum(ConsumeTypes)
+			c.ConsumeType, err = r.Enum(ConsumeTypes)
 		case "messagemodel":
-			c.MessageModel, err = r.enum(MessageModels)
+			c.MessageModel, err = r.Enum(MessageModels)
 		case "consumefromwhere":
-			c.ConsumeFromWhere, err = r.enum(ConsumeFromWheres)
+			c.ConsumeFromWhere, err = r.Enum(ConsumeFromWheres)
 		case "subscriptiondataset":
 			c.SubscriptionDataSet, err = readList(r, readSubscriptionData)
 		case "unitmode":
-			c.UnitMode, err = r.bool()
+			c.UnitMode, err = r.Bool()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
@@ -201,29 +204,29 @@ func readConsumerData(r *jsonReader) (ConsumerData, error) {
 }
 
 // readSubscriptionData reads SubscriptionData; null gives the zero value.
-func readSubscriptionData(r *jsonReader) (SubscriptionData, error) {
+func readSubscriptionData(r *fastjson.Reader) (SubscriptionData, error) {
 	var s SubscriptionData
-	if r.null() {
+	if r.Null() {
 		return s, nil
 	}
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "topic":
-			s.Topic, err = r.str()
+			s.Topic, err = r.Str()
 		case "substring":
-			s.SubString, err = r.str()
+			s.SubString, err = r.Str()
 		case "expressiontype":
-			s.ExpressionType, err = r.str()
+			s.ExpressionType, err = r.Str()
 		case "tagsset":
-			s.TagsSet, err = r.stringList()
+			s.TagsSet, err = r.StringList()
 		case "codeset":
-			s.CodeSet, err = r.intList()
+			s.CodeSet, err = r.IntList()
 		case "subversion":
-			s.SubVersion, err = r.long()
+			s.SubVersion, err = r.Long()
 		case "classfiltermode":
-			s.ClassFilterMode, err = r.bool()
+			s.ClassFilterMode, err = r.Bool()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,14 +36,14 @@ func TestMalformedJSON(t *testing.T) {
 	for _, in := range []string{``, `{`, `{"topicList":["a"]`, `{"topicList":["a"]} x`, `{"topicList":"a"}`,
 		`{"topicList":[1,]]}`, `{"a":"\q"}`, `{"a":"\u12"}`, `[`, `{"topicList":["a"],"x":{"y":[}}`} {
 		_, err := DecodeTopicList([]byte(in))
-		assert.ErrorIs(t, err, ErrMalformedJSON, in)
+		assert.ErrorIs(t, err, fastjson.ErrMalformed, in)
 	}
 	_, err := DecodeTopicConfigSerializeWrapper([]byte(`{"topicConfigTable":{"T":{"perm":99999999999}}}`))
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 	deep := make([]byte, 0, 3000)
 	for i := 0; i < 1000; i++ {
 		deep = append(deep, '[')
 	}
 	_, err = DecodeTopicList(append([]byte(`{"x":`), deep...))
-	assert.ErrorIs(t, err, ErrMalformedJSON)
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 }

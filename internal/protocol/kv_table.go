@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/rmqgo/rmqgo/internal/fastjson"
+
 // KVTable is a flat string map: the body of GET_KVLIST_BY_NAMESPACE, of the
 // REGISTER_BROKER response (namespace ORDER_TOPIC_CONFIG) and of the
 // broker's GET_BROKER_RUNTIME_INFO.
@@ -15,7 +17,7 @@ type KVTable struct {
 func (t *KVTable) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if t.Table != nil {
-		dst = appendStringMap(appendField(dst, "table"), t.Table, Fastjson)
+		dst = fastjson.AppendStringMap(fastjson.AppendField(dst, "table"), t.Table, fastjson.Fastjson)
 	}
 	return append(dst, '}')
 }
@@ -23,13 +25,13 @@ func (t *KVTable) AppendJSON(dst []byte) []byte {
 // DecodeKVTable parses a KVTable body.
 func DecodeKVTable(data []byte) (*KVTable, error) {
 	t := &KVTable{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		return r.object(func(key string) (err error) {
-			if property(key) == "table" {
-				t.Table, err = r.stringMap()
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		return r.Object(func(key string) (err error) {
+			if fastjson.Property(key) == "table" {
+				t.Table, err = r.StringMap()
 				return err
 			}
-			return r.skip()
+			return r.Skip()
 		})
 	})
 	if err != nil {
@@ -50,9 +52,9 @@ type KVConfigSerializeWrapper struct {
 func (w *KVConfigSerializeWrapper) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if w.ConfigTable != nil {
-		dst = append(appendField(dst, "configTable"), '{')
-		for _, ns := range sortedKeys(w.ConfigTable) {
-			dst = appendStringMap(appendStringKey(dst, ns, Fastjson), w.ConfigTable[ns], Fastjson)
+		dst = append(fastjson.AppendField(dst, "configTable"), '{')
+		for _, ns := range fastjson.SortedKeys(w.ConfigTable) {
+			dst = fastjson.AppendStringMap(fastjson.AppendStringKey(dst, ns, fastjson.Fastjson), w.ConfigTable[ns], fastjson.Fastjson)
 		}
 		dst = append(dst, '}')
 	}
@@ -63,13 +65,13 @@ func (w *KVConfigSerializeWrapper) AppendJSON(dst []byte) []byte {
 // are skipped.
 func DecodeKVConfigSerializeWrapper(data []byte) (*KVConfigSerializeWrapper, error) {
 	w := &KVConfigSerializeWrapper{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		return r.object(func(key string) (err error) {
-			if property(key) == "configtable" {
-				w.ConfigTable, err = readMap(r, func(r *jsonReader) (map[string]string, error) { return r.stringMap() })
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		return r.Object(func(key string) (err error) {
+			if fastjson.Property(key) == "configtable" {
+				w.ConfigTable, err = readMap(r, func(r *fastjson.Reader) (map[string]string, error) { return r.StringMap() })
 				return err
 			}
-			return r.skip()
+			return r.Skip()
 		})
 	})
 	if err != nil {

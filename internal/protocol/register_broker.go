@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"hash/crc32"
 )
 
@@ -41,25 +42,25 @@ func (w *TopicConfigSerializeWrapper) AppendJSON(dst []byte) []byte {
 // DecodeTopicConfigSerializeWrapper parses the 4.9.8 or the 5.x wrapper.
 func DecodeTopicConfigSerializeWrapper(data []byte) (*TopicConfigSerializeWrapper, error) {
 	w := &TopicConfigSerializeWrapper{}
-	if err := decodeJSON(data, w.read); err != nil {
+	if err := fastjson.Decode(data, w.read); err != nil {
 		return nil, err
 	}
 	return w, nil
 }
 
-func (w *TopicConfigSerializeWrapper) read(r *jsonReader) error {
+func (w *TopicConfigSerializeWrapper) read(r *fastjson.Reader) error {
 	w.TopicConfigTable = map[string]TopicConfig{}
-	if r.null() {
+	if r.Null() {
 		return nil
 	}
-	return r.object(func(key string) (err error) {
-		switch property(key) {
+	return r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "dataversion":
-			if !r.null() {
+			if !r.Null() {
 				err = w.DataVersion.read(r)
 			}
 		case "mappingdataversion":
-			if !r.null() {
+			if !r.Null() {
 				w.MappingDataVersion = &DataVersion{}
 				err = w.MappingDataVersion.read(r)
 			}
@@ -68,7 +69,7 @@ func (w *TopicConfigSerializeWrapper) read(r *jsonReader) error {
 		case "topicqueuemappinginfomap":
 			w.TopicQueueMappingInfoMap, err = readMap(r, readMappingInfo)
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
@@ -92,9 +93,9 @@ type RegisterBrokerBody struct {
 func (b *RegisterBrokerBody) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if b.FilterServerList != nil {
-		dst = appendStringArray(appendField(dst, "filterServerList"), b.FilterServerList, Fastjson)
+		dst = fastjson.AppendStringArray(fastjson.AppendField(dst, "filterServerList"), b.FilterServerList, fastjson.Fastjson)
 	}
-	dst = b.TopicConfigSerializeWrapper.AppendJSON(appendField(dst, "topicConfigSerializeWrapper"))
+	dst = b.TopicConfigSerializeWrapper.AppendJSON(fastjson.AppendField(dst, "topicConfigSerializeWrapper"))
 	return append(dst, '}')
 }
 
@@ -107,15 +108,15 @@ func DecodeRegisterBrokerBody(data []byte, compressed bool, brokerVersion int32)
 	}
 	b := &RegisterBrokerBody{FilterServerList: []string{}}
 	b.TopicConfigSerializeWrapper.TopicConfigTable = map[string]TopicConfig{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "filterserverlist":
-				b.FilterServerList, err = r.stringList()
+				b.FilterServerList, err = r.StringList()
 			case "topicconfigserializewrapper":
 				err = b.TopicConfigSerializeWrapper.read(r)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"sort"
 )
 
@@ -17,32 +18,32 @@ type QueueData struct {
 	TopicSysFlag   int32
 }
 
-func (q *QueueData) appendJSON(dst []byte, st Style) []byte {
+func (q *QueueData) appendJSON(dst []byte, st fastjson.Style) []byte {
 	dst = append(dst, '{')
-	dst = appendOptionalStringField(dst, "brokerName", q.BrokerName, st)
-	dst = appendIntField(dst, "perm", int64(q.Perm), st)
-	dst = appendIntField(dst, "readQueueNums", int64(q.ReadQueueNums), st)
-	dst = appendIntField(dst, "topicSysFlag", int64(q.TopicSysFlag), st)
-	dst = appendIntField(dst, "writeQueueNums", int64(q.WriteQueueNums), st)
+	dst = fastjson.AppendOptionalStringField(dst, "brokerName", q.BrokerName, st)
+	dst = fastjson.AppendIntField(dst, "perm", int64(q.Perm), st)
+	dst = fastjson.AppendIntField(dst, "readQueueNums", int64(q.ReadQueueNums), st)
+	dst = fastjson.AppendIntField(dst, "topicSysFlag", int64(q.TopicSysFlag), st)
+	dst = fastjson.AppendIntField(dst, "writeQueueNums", int64(q.WriteQueueNums), st)
 	return append(dst, '}')
 }
 
-func readQueueData(r *jsonReader) (QueueData, error) {
+func readQueueData(r *fastjson.Reader) (QueueData, error) {
 	var q QueueData
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "brokername":
-			q.BrokerName, err = r.str()
+			q.BrokerName, err = r.Str()
 		case "readqueuenums":
-			q.ReadQueueNums, err = r.int()
+			q.ReadQueueNums, err = r.Int()
 		case "writequeuenums":
-			q.WriteQueueNums, err = r.int()
+			q.WriteQueueNums, err = r.Int()
 		case "perm":
-			q.Perm, err = r.int()
+			q.Perm, err = r.Int()
 		case "topicsysflag":
-			q.TopicSysFlag, err = r.int()
+			q.TopicSysFlag, err = r.Int()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
@@ -114,25 +115,25 @@ func (a BrokerAddrs) Clone() BrokerAddrs {
 	return append(BrokerAddrs(make([]BrokerAddr, 0, len(a))), a...)
 }
 
-func (a BrokerAddrs) appendJSON(dst []byte, st Style) []byte {
+func (a BrokerAddrs) appendJSON(dst []byte, st fastjson.Style) []byte {
 	dst = append(dst, '{')
 	for _, e := range a {
-		dst = appendString(appendIntKey(dst, e.ID, st), e.Addr, st)
+		dst = fastjson.AppendString(fastjson.AppendIntKey(dst, e.ID, st), e.Addr, st)
 	}
 	return append(dst, '}')
 }
 
-func readBrokerAddrs(r *jsonReader) (BrokerAddrs, error) {
-	if r.null() {
+func readBrokerAddrs(r *fastjson.Reader) (BrokerAddrs, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	a := BrokerAddrs{}
-	err := r.object(func(key string) error {
-		id, err := r.parseLong(key)
+	err := r.Object(func(key string) error {
+		id, err := r.LongKey(key)
 		if err != nil {
 			return err
 		}
-		addr, err := r.str()
+		addr, err := r.Str()
 		a.Set(id, addr)
 		return err
 	})
@@ -162,34 +163,34 @@ func (b *BrokerData) Clone() BrokerData {
 	return c
 }
 
-func (b *BrokerData) appendJSON(dst []byte, st Style) []byte {
+func (b *BrokerData) appendJSON(dst []byte, st fastjson.Style) []byte {
 	dst = append(dst, '{')
 	if b.BrokerAddrs != nil {
-		dst = b.BrokerAddrs.appendJSON(appendField(dst, "brokerAddrs"), st)
+		dst = b.BrokerAddrs.appendJSON(fastjson.AppendField(dst, "brokerAddrs"), st)
 	}
-	dst = appendOptionalStringField(dst, "brokerName", b.BrokerName, st)
-	dst = appendOptionalStringField(dst, "cluster", b.Cluster, st)
-	dst = appendBoolField(dst, "enableActingMaster", b.EnableActingMaster)
-	dst = appendOptionalStringField(dst, "zoneName", b.ZoneName, st)
+	dst = fastjson.AppendOptionalStringField(dst, "brokerName", b.BrokerName, st)
+	dst = fastjson.AppendOptionalStringField(dst, "cluster", b.Cluster, st)
+	dst = fastjson.AppendBoolField(dst, "enableActingMaster", b.EnableActingMaster)
+	dst = fastjson.AppendOptionalStringField(dst, "zoneName", b.ZoneName, st)
 	return append(dst, '}')
 }
 
-func readBrokerData(r *jsonReader) (BrokerData, error) {
+func readBrokerData(r *fastjson.Reader) (BrokerData, error) {
 	var b BrokerData
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "cluster":
-			b.Cluster, err = r.str()
+			b.Cluster, err = r.Str()
 		case "brokername":
-			b.BrokerName, err = r.str()
+			b.BrokerName, err = r.Str()
 		case "brokeraddrs":
 			b.BrokerAddrs, err = readBrokerAddrs(r)
 		case "zonename":
-			b.ZoneName, err = r.str()
+			b.ZoneName, err = r.Str()
 		case "enableactingmaster":
-			b.EnableActingMaster, err = r.bool()
+			b.EnableActingMaster, err = r.Bool()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
@@ -214,21 +215,21 @@ type TopicQueueMappingInfo struct {
 // MetadataScopeGlobal is the default scope of a mapping.
 const MetadataScopeGlobal = "__global__"
 
-func (m *TopicQueueMappingInfo) appendJSON(dst []byte, st Style) []byte {
+func (m *TopicQueueMappingInfo) appendJSON(dst []byte, st fastjson.Style) []byte {
 	dst = append(dst, '{')
-	dst = appendOptionalStringField(dst, "bname", m.Bname, st)
+	dst = fastjson.AppendOptionalStringField(dst, "bname", m.Bname, st)
 	if m.CurrIDMap != nil {
-		dst = appendIntIntMap(appendField(dst, "currIdMap"), m.CurrIDMap, st)
+		dst = appendIntIntMap(fastjson.AppendField(dst, "currIdMap"), m.CurrIDMap, st)
 	}
-	dst = appendBoolField(dst, "dirty", m.Dirty)
-	dst = appendIntField(dst, "epoch", m.Epoch, st)
-	dst = appendOptionalStringField(dst, "scope", m.Scope, st)
-	dst = appendOptionalStringField(dst, "topic", m.Topic, st)
-	dst = appendIntField(dst, "totalQueues", int64(m.TotalQueues), st)
+	dst = fastjson.AppendBoolField(dst, "dirty", m.Dirty)
+	dst = fastjson.AppendIntField(dst, "epoch", m.Epoch, st)
+	dst = fastjson.AppendOptionalStringField(dst, "scope", m.Scope, st)
+	dst = fastjson.AppendOptionalStringField(dst, "topic", m.Topic, st)
+	dst = fastjson.AppendIntField(dst, "totalQueues", int64(m.TotalQueues), st)
 	return append(dst, '}')
 }
 
-func appendIntIntMap(dst []byte, m map[int32]int32, st Style) []byte {
+func appendIntIntMap(dst []byte, m map[int32]int32, st fastjson.Style) []byte {
 	keys := make([]int32, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -236,48 +237,48 @@ func appendIntIntMap(dst []byte, m map[int32]int32, st Style) []byte {
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
 	dst = append(dst, '{')
 	for _, k := range keys {
-		dst = appendLong(appendIntKey(dst, int64(k), st), int64(m[k]), st)
+		dst = fastjson.AppendLong(fastjson.AppendIntKey(dst, int64(k), st), int64(m[k]), st)
 	}
 	return append(dst, '}')
 }
 
-func readMappingInfo(r *jsonReader) (TopicQueueMappingInfo, error) {
+func readMappingInfo(r *fastjson.Reader) (TopicQueueMappingInfo, error) {
 	m := TopicQueueMappingInfo{Scope: MetadataScopeGlobal, CurrIDMap: map[int32]int32{}}
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "topic":
-			m.Topic, err = r.str()
+			m.Topic, err = r.Str()
 		case "scope":
-			m.Scope, err = r.str()
+			m.Scope, err = r.Str()
 		case "totalqueues":
-			m.TotalQueues, err = r.int()
+			m.TotalQueues, err = r.Int()
 		case "bname":
-			m.Bname, err = r.str()
+			m.Bname, err = r.Str()
 		case "epoch":
-			m.Epoch, err = r.long()
+			m.Epoch, err = r.Long()
 		case "dirty":
-			m.Dirty, err = r.bool()
+			m.Dirty, err = r.Bool()
 		case "curridmap":
 			m.CurrIDMap, err = readIntIntMap(r)
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
 	return m, err
 }
 
-func readIntIntMap(r *jsonReader) (map[int32]int32, error) {
-	if r.null() {
+func readIntIntMap(r *fastjson.Reader) (map[int32]int32, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	m := map[int32]int32{}
-	err := r.object(func(key string) error {
-		k, err := r.parseLong(key)
+	err := r.Object(func(key string) error {
+		k, err := r.LongKey(key)
 		if err != nil {
 			return err
 		}
-		v, err := r.int()
+		v, err := r.Int()
 		m[int32(k)] = v
 		return err
 	})
@@ -304,25 +305,25 @@ type TopicRouteData struct {
 }
 
 // AppendJSON appends the route in style st.
-func (t *TopicRouteData) AppendJSON(dst []byte, st Style) []byte {
+func (t *TopicRouteData) AppendJSON(dst []byte, st fastjson.Style) []byte {
 	dst = append(dst, '{')
-	dst = append(appendField(dst, "brokerDatas"), '[')
+	dst = append(fastjson.AppendField(dst, "brokerDatas"), '[')
 	for i := range t.BrokerDatas {
-		dst = t.BrokerDatas[i].appendJSON(comma(dst), st)
+		dst = t.BrokerDatas[i].appendJSON(fastjson.Comma(dst), st)
 	}
 	dst = append(dst, ']')
-	dst = appendFilterServers(appendField(dst, "filterServerTable"), t.FilterServerTable, st)
-	dst = appendOptionalStringField(dst, "orderTopicConf", t.OrderTopicConf, st)
-	dst = append(appendField(dst, "queueDatas"), '[')
+	dst = appendFilterServers(fastjson.AppendField(dst, "filterServerTable"), t.FilterServerTable, st)
+	dst = fastjson.AppendOptionalStringField(dst, "orderTopicConf", t.OrderTopicConf, st)
+	dst = append(fastjson.AppendField(dst, "queueDatas"), '[')
 	for i := range t.QueueDatas {
-		dst = t.QueueDatas[i].appendJSON(comma(dst), st)
+		dst = t.QueueDatas[i].appendJSON(fastjson.Comma(dst), st)
 	}
 	dst = append(dst, ']')
 	if t.TopicQueueMappingByBroker != nil {
-		dst = append(appendField(dst, "topicQueueMappingByBroker"), '{')
-		for _, k := range sortedKeys(t.TopicQueueMappingByBroker) {
+		dst = append(fastjson.AppendField(dst, "topicQueueMappingByBroker"), '{')
+		for _, k := range fastjson.SortedKeys(t.TopicQueueMappingByBroker) {
 			m := t.TopicQueueMappingByBroker[k]
-			dst = m.appendJSON(appendStringKey(dst, k, st), st)
+			dst = m.appendJSON(fastjson.AppendStringKey(dst, k, st), st)
 		}
 		dst = append(dst, '}')
 	}
@@ -331,11 +332,11 @@ func (t *TopicRouteData) AppendJSON(dst []byte, st Style) []byte {
 
 // appendFilterServers writes brokerAddr -> [filter servers], skipping nil
 // lists as fastjson skips null map values.
-func appendFilterServers(dst []byte, m map[string][]string, st Style) []byte {
+func appendFilterServers(dst []byte, m map[string][]string, st fastjson.Style) []byte {
 	dst = append(dst, '{')
-	for _, k := range sortedKeys(m) {
+	for _, k := range fastjson.SortedKeys(m) {
 		if m[k] != nil {
-			dst = appendStringArray(appendStringKey(dst, k, st), m[k], st)
+			dst = fastjson.AppendStringArray(fastjson.AppendStringKey(dst, k, st), m[k], st)
 		}
 	}
 	return append(dst, '}')
@@ -344,8 +345,8 @@ func appendFilterServers(dst []byte, m map[string][]string, st Style) []byte {
 // DecodeTopicRouteData parses a route in either style.
 func DecodeTopicRouteData(data []byte) (*TopicRouteData, error) {
 	t := &TopicRouteData{QueueDatas: []QueueData{}, BrokerDatas: []BrokerData{}, FilterServerTable: map[string][]string{}}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		return r.object(func(key string) error { return t.readProperty(r, key) })
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		return r.Object(func(key string) error { return t.readProperty(r, key) })
 	})
 	if err != nil {
 		return nil, err
@@ -353,10 +354,10 @@ func DecodeTopicRouteData(data []byte) (*TopicRouteData, error) {
 	return t, nil
 }
 
-func (t *TopicRouteData) readProperty(r *jsonReader, key string) (err error) {
-	switch property(key) {
+func (t *TopicRouteData) readProperty(r *fastjson.Reader, key string) (err error) {
+	switch fastjson.Property(key) {
 	case "ordertopicconf":
-		t.OrderTopicConf, err = r.str()
+		t.OrderTopicConf, err = r.Str()
 	case "queuedatas":
 		t.QueueDatas, err = readList(r, readQueueData)
 	case "brokerdatas":
@@ -366,18 +367,18 @@ func (t *TopicRouteData) readProperty(r *jsonReader, key string) (err error) {
 	case "topicqueuemappingbybroker":
 		t.TopicQueueMappingByBroker, err = readMap(r, readMappingInfo)
 	default:
-		err = r.skip()
+		err = r.Skip()
 	}
 	return err
 }
 
 // readList reads an array of objects; null gives nil.
-func readList[T any](r *jsonReader, one func(*jsonReader) (T, error)) ([]T, error) {
-	if r.null() {
+func readList[T any](r *fastjson.Reader, one func(*fastjson.Reader) (T, error)) ([]T, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	list := []T{}
-	err := r.array(func() error {
+	err := r.Array(func() error {
 		v, err := one(r)
 		list = append(list, v)
 		return err
@@ -387,13 +388,13 @@ func readList[T any](r *jsonReader, one func(*jsonReader) (T, error)) ([]T, erro
 
 // readMap reads an object of objects keyed by strings; null gives nil,
 // and null values are skipped.
-func readMap[T any](r *jsonReader, one func(*jsonReader) (T, error)) (map[string]T, error) {
-	if r.null() {
+func readMap[T any](r *fastjson.Reader, one func(*fastjson.Reader) (T, error)) (map[string]T, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	m := map[string]T{}
-	err := r.object(func(key string) error {
-		if r.null() {
+	err := r.Object(func(key string) error {
+		if r.Null() {
 			return nil
 		}
 		v, err := one(r)
@@ -403,6 +404,6 @@ func readMap[T any](r *jsonReader, one func(*jsonReader) (T, error)) (map[string
 	return m, err
 }
 
-func readStringListMap(r *jsonReader) (map[string][]string, error) {
-	return readMap(r, func(r *jsonReader) ([]string, error) { return r.stringList() })
+func readStringListMap(r *fastjson.Reader) (map[string][]string, error) {
+	return readMap(r, func(r *fastjson.Reader) ([]string, error) { return r.StringList() })
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,13 +14,13 @@ import (
 // order, orderTopicConf (null) omitted, filterServerTable {} kept; 5.3.3
 // BrokerData adds enableActingMaster.
 func TestRouteStandardMatchesJava(t *testing.T) {
-	assert.Equal(t, string(fixture(t, "route_standard_533.json")), string(javaRoute("").AppendJSON(nil, Standard)))
+	assert.Equal(t, string(fixture(t, "route_standard_533.json")), string(javaRoute("").AppendJSON(nil, fastjson.Standard)))
 }
 
 // RemotingSerializable.encode (fastjson defaults), what clients below
 // V4_9_4 get: the Long keys of brokerAddrs are written bare, {0:"..."}.
 func TestRouteDefaultMatchesJava(t *testing.T) {
-	assert.Equal(t, string(fixture(t, "route_default_533.json")), string(javaRoute("").AppendJSON(nil, Fastjson)))
+	assert.Equal(t, string(fixture(t, "route_default_533.json")), string(javaRoute("").AppendJSON(nil, fastjson.Fastjson)))
 }
 
 // SerializeWriter.writeStringWithDoubleQuote: BrowserCompatible escapes
@@ -27,8 +28,8 @@ func TestRouteDefaultMatchesJava(t *testing.T) {
 // '/' as \/; the default escapes only controls, 0x7F-0x9F, U+2028/9, '"'
 // and '\'.
 func TestRouteStringEscapesMatchJava(t *testing.T) {
-	assert.Equal(t, string(fixture(t, "route_escape_standard_533.json")), string(javaRoute(oddConf).AppendJSON(nil, Standard)))
-	assert.Equal(t, string(fixture(t, "route_escape_default_533.json")), string(javaRoute(oddConf).AppendJSON(nil, Fastjson)))
+	assert.Equal(t, string(fixture(t, "route_escape_standard_533.json")), string(javaRoute(oddConf).AppendJSON(nil, fastjson.Standard)))
+	assert.Equal(t, string(fixture(t, "route_escape_default_533.json")), string(javaRoute(oddConf).AppendJSON(nil, fastjson.Fastjson)))
 }
 
 func TestDecodeRouteOfEveryJavaForm(t *testing.T) {
@@ -53,9 +54,9 @@ func TestRouteWithStaticTopicMapping(t *testing.T) {
 	r := javaRoute("")
 	r.TopicQueueMappingByBroker = map[string]TopicQueueMappingInfo{"broker-a": {Topic: "S", Scope: MetadataScopeGlobal,
 		TotalQueues: 2, Bname: "broker-a", Epoch: 1 << 60, CurrIDMap: map[int32]int32{10: 1, 2: 0}}}
-	std := string(r.AppendJSON(nil, Standard))
+	std := string(r.AppendJSON(nil, fastjson.Standard))
 	assert.Contains(t, std, `"topicQueueMappingByBroker":{"broker-a":{"bname":"broker-a","currIdMap":{"2":0,"10":1},"dirty":false,"epoch":"1152921504606846976","scope":"__global__","topic":"S","totalQueues":2}}`)
-	def := string(r.AppendJSON(nil, Fastjson))
+	def := string(r.AppendJSON(nil, fastjson.Fastjson))
 	assert.Contains(t, def, `"currIdMap":{2:0,10:1},"dirty":false,"epoch":1152921504606846976,`)
 	back, err := DecodeTopicRouteData([]byte(std))
 	require.NoError(t, err)

@@ -1,6 +1,10 @@
 package protocol
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
+)
 
 // GroupRetryPolicyType is the 5.x enum GroupRetryPolicyType, written by
 // name.
@@ -82,32 +86,32 @@ func (c *SubscriptionGroupConfig) AppendJSON(dst []byte, line Line) []byte {
 	v5 := line.v5()
 	dst = append(dst, '{')
 	if v5 {
-		dst = appendStringMap(appendField(dst, "attributes"), c.Attributes, Fastjson)
+		dst = fastjson.AppendStringMap(fastjson.AppendField(dst, "attributes"), c.Attributes, fastjson.Fastjson)
 	}
-	dst = appendIntField(dst, "brokerId", c.BrokerID, Fastjson)
-	dst = appendBoolField(dst, "consumeBroadcastEnable", c.ConsumeBroadcastEnable)
-	dst = appendBoolField(dst, "consumeEnable", c.ConsumeEnable)
-	dst = appendBoolField(dst, "consumeFromMinEnable", c.ConsumeFromMinEnable)
+	dst = fastjson.AppendIntField(dst, "brokerId", c.BrokerID, fastjson.Fastjson)
+	dst = fastjson.AppendBoolField(dst, "consumeBroadcastEnable", c.ConsumeBroadcastEnable)
+	dst = fastjson.AppendBoolField(dst, "consumeEnable", c.ConsumeEnable)
+	dst = fastjson.AppendBoolField(dst, "consumeFromMinEnable", c.ConsumeFromMinEnable)
 	if v5 {
-		dst = appendBoolField(dst, "consumeMessageOrderly", c.ConsumeMessageOrderly)
-		dst = appendIntField(dst, "consumeTimeoutMinute", int64(c.ConsumeTimeoutMinute), Fastjson)
+		dst = fastjson.AppendBoolField(dst, "consumeMessageOrderly", c.ConsumeMessageOrderly)
+		dst = fastjson.AppendIntField(dst, "consumeTimeoutMinute", int64(c.ConsumeTimeoutMinute), fastjson.Fastjson)
 	}
-	dst = appendOptionalStringField(dst, "groupName", c.GroupName, Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "groupName", c.GroupName, fastjson.Fastjson)
 	if v5 {
-		dst = c.GroupRetryPolicy.appendJSON(appendField(dst, "groupRetryPolicy"))
-		dst = appendIntField(dst, "groupSysFlag", int64(c.GroupSysFlag), Fastjson)
+		dst = c.GroupRetryPolicy.appendJSON(fastjson.AppendField(dst, "groupRetryPolicy"))
+		dst = fastjson.AppendIntField(dst, "groupSysFlag", int64(c.GroupSysFlag), fastjson.Fastjson)
 	}
-	dst = appendBoolField(dst, "notifyConsumerIdsChangedEnable", c.NotifyConsumerIDsChangedEnable)
-	dst = appendIntField(dst, "retryMaxTimes", int64(c.RetryMaxTimes), Fastjson)
-	dst = appendIntField(dst, "retryQueueNums", int64(c.RetryQueueNums), Fastjson)
+	dst = fastjson.AppendBoolField(dst, "notifyConsumerIdsChangedEnable", c.NotifyConsumerIDsChangedEnable)
+	dst = fastjson.AppendIntField(dst, "retryMaxTimes", int64(c.RetryMaxTimes), fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "retryQueueNums", int64(c.RetryQueueNums), fastjson.Fastjson)
 	if v5 && c.SubscriptionDataSet != nil {
-		dst = append(appendField(dst, "subscriptionDataSet"), '[')
+		dst = append(fastjson.AppendField(dst, "subscriptionDataSet"), '[')
 		for i := range c.SubscriptionDataSet {
-			dst = c.SubscriptionDataSet[i].appendJSON(comma(dst))
+			dst = c.SubscriptionDataSet[i].appendJSON(fastjson.Comma(dst))
 		}
 		dst = append(dst, ']')
 	}
-	dst = appendIntField(dst, "whichBrokerWhenConsumeSlowly", c.WhichBrokerWhenConsumeSlowly, Fastjson)
+	dst = fastjson.AppendIntField(dst, "whichBrokerWhenConsumeSlowly", c.WhichBrokerWhenConsumeSlowly, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
@@ -115,7 +119,7 @@ func (c *SubscriptionGroupConfig) AppendJSON(dst []byte, line Line) []byte {
 // from Java's defaults for absent properties.
 func DecodeSubscriptionGroupConfig(data []byte) (SubscriptionGroupConfig, error) {
 	var c SubscriptionGroupConfig
-	err := decodeJSON(data, func(r *jsonReader) (err error) {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) (err error) {
 		c, err = readSubscriptionGroupConfig(r)
 		return err
 	})
@@ -138,43 +142,43 @@ type SubscriptionGroupList struct {
 // Java's defaults for its absent properties.
 func DecodeSubscriptionGroupList(data []byte) (SubscriptionGroupList, error) {
 	var l SubscriptionGroupList
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			if property(key) == "groupconfiglist" {
+		return r.Object(func(key string) (err error) {
+			if fastjson.Property(key) == "groupconfiglist" {
 				l.GroupConfigList, err = readList(r, readSubscriptionGroupConfig)
 				return err
 			}
-			return r.skip()
+			return r.Skip()
 		})
 	})
 	return l, err
 }
 
-func readSubscriptionGroupConfig(r *jsonReader) (SubscriptionGroupConfig, error) {
+func readSubscriptionGroupConfig(r *fastjson.Reader) (SubscriptionGroupConfig, error) {
 	c := NewSubscriptionGroupConfig("")
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "groupname":
-			c.GroupName, err = r.str()
+			c.GroupName, err = r.Str()
 		case "consumeenable":
-			c.ConsumeEnable, err = r.bool()
+			c.ConsumeEnable, err = r.Bool()
 		case "consumefromminenable":
-			c.ConsumeFromMinEnable, err = r.bool()
+			c.ConsumeFromMinEnable, err = r.Bool()
 		case "consumebroadcastenable":
-			c.ConsumeBroadcastEnable, err = r.bool()
+			c.ConsumeBroadcastEnable, err = r.Bool()
 		case "retryqueuenums":
-			c.RetryQueueNums, err = r.int()
+			c.RetryQueueNums, err = r.Int()
 		case "retrymaxtimes":
-			c.RetryMaxTimes, err = r.int()
+			c.RetryMaxTimes, err = r.Int()
 		case "brokerid":
-			c.BrokerID, err = r.long()
+			c.BrokerID, err = r.Long()
 		case "whichbrokerwhenconsumeslowly":
-			c.WhichBrokerWhenConsumeSlowly, err = r.long()
+			c.WhichBrokerWhenConsumeSlowly, err = r.Long()
 		case "notifyconsumeridschangedenable":
-			c.NotifyConsumerIDsChangedEnable, err = r.bool()
+			c.NotifyConsumerIDsChangedEnable, err = r.Bool()
 		default:
 			err = c.read5x(r, key)
 		}
@@ -184,24 +188,24 @@ func readSubscriptionGroupConfig(r *jsonReader) (SubscriptionGroupConfig, error)
 }
 
 // read5x reads the 5.x properties and skips unknown ones.
-func (c *SubscriptionGroupConfig) read5x(r *jsonReader, key string) (err error) {
-	switch property(key) {
+func (c *SubscriptionGroupConfig) read5x(r *fastjson.Reader, key string) (err error) {
+	switch fastjson.Property(key) {
 	case "consumemessageorderly":
-		c.ConsumeMessageOrderly, err = r.bool()
+		c.ConsumeMessageOrderly, err = r.Bool()
 	case "groupretrypolicy":
-		if !r.null() {
+		if !r.Null() {
 			c.GroupRetryPolicy, err = readGroupRetryPolicy(r)
 		}
 	case "groupsysflag":
-		c.GroupSysFlag, err = r.int()
+		c.GroupSysFlag, err = r.Int()
 	case "consumetimeoutminute":
-		c.ConsumeTimeoutMinute, err = r.int()
+		c.ConsumeTimeoutMinute, err = r.Int()
 	case "subscriptiondataset":
 		c.SubscriptionDataSet, err = readList(r, readSimpleSubscriptionData)
 	case "attributes":
-		c.Attributes, err = r.stringMap()
+		c.Attributes, err = r.StringMap()
 	default:
-		err = r.skip()
+		err = r.Skip()
 	}
 	return err
 }
@@ -236,45 +240,45 @@ type CustomizedRetryPolicy struct {
 func (p *GroupRetryPolicy) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if c := p.CustomizedRetryPolicy; c != nil {
-		dst = append(appendField(dst, "customizedRetryPolicy"), '{')
+		dst = append(fastjson.AppendField(dst, "customizedRetryPolicy"), '{')
 		if c.Next != nil {
-			dst = append(appendField(dst, "next"), '[')
+			dst = append(fastjson.AppendField(dst, "next"), '[')
 			for _, n := range c.Next {
-				dst = appendLong(comma(dst), n, Fastjson)
+				dst = fastjson.AppendLong(fastjson.Comma(dst), n, fastjson.Fastjson)
 			}
 			dst = append(dst, ']')
 		}
 		dst = append(dst, '}')
 	}
 	if e := p.ExponentialRetryPolicy; e != nil {
-		dst = append(appendField(dst, "exponentialRetryPolicy"), '{')
-		dst = appendIntField(dst, "initial", e.Initial, Fastjson)
-		dst = appendIntField(dst, "max", e.Max, Fastjson)
-		dst = appendIntField(dst, "multiplier", e.Multiplier, Fastjson)
+		dst = append(fastjson.AppendField(dst, "exponentialRetryPolicy"), '{')
+		dst = fastjson.AppendIntField(dst, "initial", e.Initial, fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "max", e.Max, fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "multiplier", e.Multiplier, fastjson.Fastjson)
 		dst = append(dst, '}')
 	}
 	if p.Type != "" {
-		dst = appendStringField(dst, "type", string(p.Type), Fastjson)
+		dst = fastjson.AppendStringField(dst, "type", string(p.Type), fastjson.Fastjson)
 	}
 	return append(dst, '}')
 }
 
-func readGroupRetryPolicy(r *jsonReader) (GroupRetryPolicy, error) {
+func readGroupRetryPolicy(r *fastjson.Reader) (GroupRetryPolicy, error) {
 	p := GroupRetryPolicy{Type: RetryPolicyCustomized}
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "type":
 			p.Type, err = readRetryPolicyType(r)
 		case "exponentialretrypolicy":
-			if !r.null() {
+			if !r.Null() {
 				p.ExponentialRetryPolicy, err = readExponentialRetryPolicy(r)
 			}
 		case "customizedretrypolicy":
-			if !r.null() {
+			if !r.Null() {
 				p.CustomizedRetryPolicy, err = readCustomizedRetryPolicy(r)
 			}
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
@@ -283,8 +287,8 @@ func readGroupRetryPolicy(r *jsonReader) (GroupRetryPolicy, error) {
 
 // readRetryPolicyType reads the enum by name or by ordinal, as fastjson
 // does; null gives "".
-func readRetryPolicyType(r *jsonReader) (GroupRetryPolicyType, error) {
-	s, err := r.str()
+func readRetryPolicyType(r *fastjson.Reader) (GroupRetryPolicyType, error) {
+	s, err := r.Str()
 	switch {
 	case err != nil:
 		return "", err
@@ -296,35 +300,35 @@ func readRetryPolicyType(r *jsonReader) (GroupRetryPolicyType, error) {
 	return GroupRetryPolicyType(s), nil
 }
 
-func readExponentialRetryPolicy(r *jsonReader) (*ExponentialRetryPolicy, error) {
+func readExponentialRetryPolicy(r *fastjson.Reader) (*ExponentialRetryPolicy, error) {
 	e := &ExponentialRetryPolicy{Initial: 5000, Max: 7200000, Multiplier: 2}
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "initial":
-			e.Initial, err = r.long()
+			e.Initial, err = r.Long()
 		case "max":
-			e.Max, err = r.long()
+			e.Max, err = r.Long()
 		case "multiplier":
-			e.Multiplier, err = r.long()
+			e.Multiplier, err = r.Long()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
 	return e, err
 }
 
-func readCustomizedRetryPolicy(r *jsonReader) (*CustomizedRetryPolicy, error) {
+func readCustomizedRetryPolicy(r *fastjson.Reader) (*CustomizedRetryPolicy, error) {
 	c := &CustomizedRetryPolicy{Next: defaultRetryDelays()}
-	err := r.object(func(key string) (err error) {
-		if property(key) != "next" {
-			return r.skip()
+	err := r.Object(func(key string) (err error) {
+		if fastjson.Property(key) != "next" {
+			return r.Skip()
 		}
-		if r.null() {
+		if r.Null() {
 			c.Next = nil
 			return nil
 		}
-		c.Next, err = readList(r, func(r *jsonReader) (int64, error) { return r.long() })
+		c.Next, err = readList(r, func(r *fastjson.Reader) (int64, error) { return r.Long() })
 		return err
 	})
 	return c, err
@@ -351,27 +355,27 @@ type SimpleSubscriptionData struct {
 
 func (s *SimpleSubscriptionData) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = appendOptionalStringField(dst, "expression", s.Expression, Fastjson)
-	dst = appendOptionalStringField(dst, "expressionType", s.ExpressionType, Fastjson)
-	dst = appendOptionalStringField(dst, "topic", s.Topic, Fastjson)
-	dst = appendIntField(dst, "version", s.Version, Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "expression", s.Expression, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "expressionType", s.ExpressionType, fastjson.Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "topic", s.Topic, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "version", s.Version, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
-func readSimpleSubscriptionData(r *jsonReader) (SimpleSubscriptionData, error) {
+func readSimpleSubscriptionData(r *fastjson.Reader) (SimpleSubscriptionData, error) {
 	var s SimpleSubscriptionData
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "topic":
-			s.Topic, err = r.str()
+			s.Topic, err = r.Str()
 		case "expressiontype":
-			s.ExpressionType, err = r.str()
+			s.ExpressionType, err = r.Str()
 		case "expression":
-			s.Expression, err = r.str()
+			s.Expression, err = r.Str()
 		case "version":
-			s.Version, err = r.long()
+			s.Version, err = r.Long()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
@@ -399,18 +403,18 @@ type SubscriptionGroupWrapper struct {
 // AppendJSON appends the fastjson form of line.
 func (w *SubscriptionGroupWrapper) AppendJSON(dst []byte, line Line) []byte {
 	dst = append(dst, '{')
-	dst = w.DataVersion.AppendJSONLine(appendField(dst, "dataVersion"), line)
+	dst = w.DataVersion.AppendJSONLine(fastjson.AppendField(dst, "dataVersion"), line)
 	if line.v5() {
-		dst = append(appendField(dst, "forbiddenTable"), '{')
-		for _, group := range sortedKeys(w.ForbiddenTable) {
-			dst = appendStringIntMap(appendStringKey(dst, group, Fastjson), w.ForbiddenTable[group])
+		dst = append(fastjson.AppendField(dst, "forbiddenTable"), '{')
+		for _, group := range fastjson.SortedKeys(w.ForbiddenTable) {
+			dst = appendStringIntMap(fastjson.AppendStringKey(dst, group, fastjson.Fastjson), w.ForbiddenTable[group])
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(appendField(dst, "subscriptionGroupTable"), '{')
-	for _, group := range sortedKeys(w.SubscriptionGroupTable) {
+	dst = append(fastjson.AppendField(dst, "subscriptionGroupTable"), '{')
+	for _, group := range fastjson.SortedKeys(w.SubscriptionGroupTable) {
 		c := w.SubscriptionGroupTable[group]
-		dst = c.AppendJSON(appendStringKey(dst, group, Fastjson), line)
+		dst = c.AppendJSON(fastjson.AppendStringKey(dst, group, fastjson.Fastjson), line)
 	}
 	dst = append(dst, '}')
 	return append(dst, '}')
@@ -420,14 +424,14 @@ func (w *SubscriptionGroupWrapper) AppendJSON(dst []byte, line Line) []byte {
 // document gives an empty table.
 func DecodeSubscriptionGroupWrapper(data []byte) (*SubscriptionGroupWrapper, error) {
 	w := &SubscriptionGroupWrapper{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		if r.null() {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
 			return nil
 		}
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "dataversion":
-				if !r.null() {
+				if !r.Null() {
 					err = w.DataVersion.read(r)
 				}
 			case "subscriptiongrouptable":
@@ -435,7 +439,7 @@ func DecodeSubscriptionGroupWrapper(data []byte) (*SubscriptionGroupWrapper, err
 			case "forbiddentable":
 				w.ForbiddenTable, err = readMap(r, readStringIntMap)
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})
@@ -452,22 +456,22 @@ func DecodeSubscriptionGroupWrapper(data []byte) (*SubscriptionGroupWrapper, err
 // appendStringIntMap writes a map of ints with its keys sorted.
 func appendStringIntMap(dst []byte, m map[string]int32) []byte {
 	dst = append(dst, '{')
-	for _, k := range sortedKeys(m) {
-		dst = appendLong(appendStringKey(dst, k, Fastjson), int64(m[k]), Fastjson)
+	for _, k := range fastjson.SortedKeys(m) {
+		dst = fastjson.AppendLong(fastjson.AppendStringKey(dst, k, fastjson.Fastjson), int64(m[k]), fastjson.Fastjson)
 	}
 	return append(dst, '}')
 }
 
-func readStringIntMap(r *jsonReader) (map[string]int32, error) {
-	if r.null() {
+func readStringIntMap(r *fastjson.Reader) (map[string]int32, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	m := map[string]int32{}
-	err := r.object(func(k string) error {
-		if r.null() {
+	err := r.Object(func(k string) error {
+		if r.Null() {
 			return nil
 		}
-		v, err := r.int()
+		v, err := r.Int()
 		m[k] = v
 		return err
 	})

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"strconv"
 	"strings"
 )
@@ -53,44 +54,44 @@ func NewTopicConfig(name string) TopicConfig {
 func (c *TopicConfig) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if c.Attributes != nil {
-		dst = appendStringMap(appendField(dst, "attributes"), c.Attributes, Fastjson)
+		dst = fastjson.AppendStringMap(fastjson.AppendField(dst, "attributes"), c.Attributes, fastjson.Fastjson)
 	}
-	dst = appendBoolField(dst, "order", c.Order)
-	dst = appendIntField(dst, "perm", int64(c.Perm), Fastjson)
-	dst = appendIntField(dst, "readQueueNums", int64(c.ReadQueueNums), Fastjson)
+	dst = fastjson.AppendBoolField(dst, "order", c.Order)
+	dst = fastjson.AppendIntField(dst, "perm", int64(c.Perm), fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "readQueueNums", int64(c.ReadQueueNums), fastjson.Fastjson)
 	if c.TopicFilterType != "" {
-		dst = appendStringField(dst, "topicFilterType", string(c.TopicFilterType), Fastjson)
+		dst = fastjson.AppendStringField(dst, "topicFilterType", string(c.TopicFilterType), fastjson.Fastjson)
 	}
-	dst = appendOptionalStringField(dst, "topicName", c.TopicName, Fastjson)
-	dst = appendIntField(dst, "topicSysFlag", int64(c.TopicSysFlag), Fastjson)
-	dst = appendIntField(dst, "writeQueueNums", int64(c.WriteQueueNums), Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "topicName", c.TopicName, fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "topicSysFlag", int64(c.TopicSysFlag), fastjson.Fastjson)
+	dst = fastjson.AppendIntField(dst, "writeQueueNums", int64(c.WriteQueueNums), fastjson.Fastjson)
 	return append(dst, '}')
 }
 
 // readTopicConfig reads a TopicConfig object, starting from Java's
 // defaults for absent properties.
-func readTopicConfig(r *jsonReader) (TopicConfig, error) {
+func readTopicConfig(r *fastjson.Reader) (TopicConfig, error) {
 	c := NewTopicConfig("")
-	err := r.object(func(key string) (err error) {
-		switch property(key) {
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
 		case "topicname":
-			c.TopicName, err = r.str()
+			c.TopicName, err = r.Str()
 		case "readqueuenums":
-			c.ReadQueueNums, err = r.int()
+			c.ReadQueueNums, err = r.Int()
 		case "writequeuenums":
-			c.WriteQueueNums, err = r.int()
+			c.WriteQueueNums, err = r.Int()
 		case "perm":
-			c.Perm, err = r.int()
+			c.Perm, err = r.Int()
 		case "topicfiltertype":
 			c.TopicFilterType, err = readFilterType(r)
 		case "topicsysflag":
-			c.TopicSysFlag, err = r.int()
+			c.TopicSysFlag, err = r.Int()
 		case "order":
-			c.Order, err = r.bool()
+			c.Order, err = r.Bool()
 		case "attributes":
-			c.Attributes, err = r.stringMap()
+			c.Attributes, err = r.StringMap()
 		default:
-			err = r.skip()
+			err = r.Skip()
 		}
 		return err
 	})
@@ -98,8 +99,8 @@ func readTopicConfig(r *jsonReader) (TopicConfig, error) {
 }
 
 // readFilterType reads the enum by name or by ordinal, as fastjson does.
-func readFilterType(r *jsonReader) (TopicFilterType, error) {
-	s, err := r.str()
+func readFilterType(r *fastjson.Reader) (TopicFilterType, error) {
+	s, err := r.Str()
 	switch {
 	case err != nil:
 		return "", err
@@ -131,7 +132,7 @@ func (c *TopicConfig) AppendLine(dst []byte, v5 bool) []byte {
 	if v5 {
 		dst = append(dst, ' ')
 		if c.Attributes != nil {
-			dst = appendStringMap(dst, c.Attributes, Fastjson)
+			dst = fastjson.AppendStringMap(dst, c.Attributes, fastjson.Fastjson)
 		}
 	}
 	return dst
@@ -167,8 +168,8 @@ func ParseTopicConfigLine(line string) (TopicConfig, error) {
 	c.TopicFilterType = TopicFilterType(parts[4])
 	if len(parts) >= 6 {
 		var attrs map[string]string
-		err := decodeJSON([]byte(parts[5]), func(r *jsonReader) (err error) {
-			attrs, err = r.stringMap()
+		err := fastjson.Decode([]byte(parts[5]), func(r *fastjson.Reader) (err error) {
+			attrs, err = r.StringMap()
 			return err
 		})
 		if err == nil {

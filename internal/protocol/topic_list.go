@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/rmqgo/rmqgo/internal/fastjson"
+
 // TopicList is the body of the name server's topic list codes (206, 224,
 // 304, 311-313) and of the broker's 305.
 //
@@ -15,27 +17,27 @@ type TopicList struct {
 // AppendJSON appends the fastjson form; brokerAddr only when set.
 func (l *TopicList) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
-	dst = appendOptionalStringField(dst, "brokerAddr", l.BrokerAddr, Fastjson)
+	dst = fastjson.AppendOptionalStringField(dst, "brokerAddr", l.BrokerAddr, fastjson.Fastjson)
 	list := l.TopicList
 	if list == nil {
 		list = []string{}
 	}
-	dst = appendStringArray(appendField(dst, "topicList"), list, Fastjson)
+	dst = fastjson.AppendStringArray(fastjson.AppendField(dst, "topicList"), list, fastjson.Fastjson)
 	return append(dst, '}')
 }
 
 // DecodeTopicList parses a TopicList body.
 func DecodeTopicList(data []byte) (*TopicList, error) {
 	l := &TopicList{}
-	err := decodeJSON(data, func(r *jsonReader) error {
-		return r.object(func(key string) (err error) {
-			switch property(key) {
+	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
 			case "topiclist":
-				l.TopicList, err = r.stringList()
+				l.TopicList, err = r.StringList()
 			case "brokeraddr":
-				l.BrokerAddr, err = r.str()
+				l.BrokerAddr, err = r.Str()
 			default:
-				err = r.skip()
+				err = r.Skip()
 			}
 			return err
 		})

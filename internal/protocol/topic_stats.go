@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/rmqgo/rmqgo/internal/fastjson"
+
 // TopicOffset is the range of one queue of a topic.
 type TopicOffset struct {
 	MinOffset           int64
@@ -22,18 +24,18 @@ type TopicStatsTable struct {
 // AppendJSON appends the fastjson form of line, queues sorted by topic,
 // broker and queue id (Java writes hash order; readers do not care).
 func (t *TopicStatsTable) AppendJSON(dst []byte, line Line) []byte {
-	dst = append(appendField(append(dst, '{'), "offsetTable"), '{')
+	dst = append(fastjson.AppendField(append(dst, '{'), "offsetTable"), '{')
 	for _, q := range sortedQueues(t.OffsetTable) {
 		o := t.OffsetTable[q]
-		dst = append(q.AppendJSON(comma(dst)), ':', '{')
-		dst = appendIntField(dst, "lastUpdateTimestamp", o.LastUpdateTimestamp, Fastjson)
-		dst = appendIntField(dst, "maxOffset", o.MaxOffset, Fastjson)
-		dst = appendIntField(dst, "minOffset", o.MinOffset, Fastjson)
+		dst = append(q.AppendJSON(fastjson.Comma(dst)), ':', '{')
+		dst = fastjson.AppendIntField(dst, "lastUpdateTimestamp", o.LastUpdateTimestamp, fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "maxOffset", o.MaxOffset, fastjson.Fastjson)
+		dst = fastjson.AppendIntField(dst, "minOffset", o.MinOffset, fastjson.Fastjson)
 		dst = append(dst, '}')
 	}
 	dst = append(dst, '}')
 	if line.v5() {
-		dst = AppendJavaDouble(appendField(dst, "topicPutTps"), t.TopicPutTps)
+		dst = fastjson.AppendJavaDouble(fastjson.AppendField(dst, "topicPutTps"), t.TopicPutTps)
 	}
 	return append(dst, '}')
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // ErrParse is what every compile error wraps.
@@ -78,7 +78,7 @@ func (c constant) String() string {
 	case string:
 		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
 	case float64:
-		return string(protocol.AppendJavaDouble(nil, v))
+		return string(fastjson.AppendJavaDouble(nil, v))
 	}
 	return strconv.FormatInt(toInt64(c.v), 10)
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // Expr is a compiled expression.
@@ -502,7 +502,7 @@ func javaValue(v any) string {
 	case string:
 		return x
 	case float64:
-		return string(protocol.AppendJavaDouble(nil, x))
+		return string(fastjson.AppendJavaDouble(nil, x))
 	case bool:
 		return strconv.FormatBool(x)
 	}

@@ -1,4 +1,4 @@
-package protocol
+package fastjson
 
 import (
 	"sort"
@@ -29,7 +29,7 @@ const hexDigits = "0123456789ABCDEF"
 
 // comma appends ',' unless dst ends an opening bracket: the writers below
 // call it before every property, map entry and array element.
-func comma(dst []byte) []byte {
+func Comma(dst []byte) []byte {
 	if n := len(dst); n > 0 && dst[n-1] != '{' && dst[n-1] != '[' {
 		return append(dst, ',')
 	}
@@ -38,40 +38,40 @@ func comma(dst []byte) []byte {
 
 // appendField appends a bean property name (ASCII, no escaping needed)
 // and the colon, preceded by a comma when needed.
-func appendField(dst []byte, name string) []byte {
-	dst = comma(dst)
+func AppendField(dst []byte, name string) []byte {
+	dst = Comma(dst)
 	dst = append(dst, '"')
 	dst = append(dst, name...)
 	return append(dst, '"', ':')
 }
 
 // appendStringField appends "name":"value".
-func appendStringField(dst []byte, name, value string, st Style) []byte {
-	return appendString(appendField(dst, name), value, st)
+func AppendStringField(dst []byte, name, value string, st Style) []byte {
+	return AppendString(AppendField(dst, name), value, st)
 }
 
 // appendOptionalStringField appends "name":"value", or nothing when value
 // is empty: fastjson leaves out a null string, which Java has where Go has
 // "".
-func appendOptionalStringField(dst []byte, name, value string, st Style) []byte {
+func AppendOptionalStringField(dst []byte, name, value string, st Style) []byte {
 	if value == "" {
 		return dst
 	}
-	return appendStringField(dst, name, value, st)
+	return AppendStringField(dst, name, value, st)
 }
 
 // appendIntField appends "name":n.
-func appendIntField(dst []byte, name string, n int64, st Style) []byte {
-	return appendLong(appendField(dst, name), n, st)
+func AppendIntField(dst []byte, name string, n int64, st Style) []byte {
+	return AppendLong(AppendField(dst, name), n, st)
 }
 
 // appendBoolField appends "name":true|false.
-func appendBoolField(dst []byte, name string, b bool) []byte {
-	return strconv.AppendBool(appendField(dst, name), b)
+func AppendBoolField(dst []byte, name string, b bool) []byte {
+	return strconv.AppendBool(AppendField(dst, name), b)
 }
 
 // appendLong writes a long as fastjson does in style st.
-func appendLong(dst []byte, n int64, st Style) []byte {
+func AppendLong(dst []byte, n int64, st Style) []byte {
 	if st == Standard && (n > maxSafeLong || n < -maxSafeLong) {
 		dst = append(dst, '"')
 		dst = strconv.AppendInt(dst, n, 10)
@@ -82,8 +82,8 @@ func appendLong(dst []byte, n int64, st Style) []byte {
 
 // appendIntKey writes an integer map key and the colon: bare in the
 // default style, quoted in Standard.
-func appendIntKey(dst []byte, k int64, st Style) []byte {
-	dst = comma(dst)
+func AppendIntKey(dst []byte, k int64, st Style) []byte {
+	dst = Comma(dst)
 	if st == Standard {
 		dst = append(dst, '"')
 		dst = strconv.AppendInt(dst, k, 10)
@@ -94,15 +94,15 @@ func appendIntKey(dst []byte, k int64, st Style) []byte {
 }
 
 // appendStringKey writes a string map key and the colon.
-func appendStringKey(dst []byte, k string, st Style) []byte {
-	return append(appendString(comma(dst), k, st), ':')
+func AppendStringKey(dst []byte, k string, st Style) []byte {
+	return append(AppendString(Comma(dst), k, st), ':')
 }
 
 // appendString writes s as a JSON string the way fastjson's SerializeWriter
 // escapes it in style st. Java strings are UTF-16: a rune outside the BMP
 // is escaped as its two surrogates in Standard style, and invalid UTF-8
 // becomes U+FFFD as it would when Java decoded the bytes.
-func appendString(dst []byte, s string, st Style) []byte {
+func AppendString(dst []byte, s string, st Style) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -166,25 +166,25 @@ func appendUnicodeEscape(dst []byte, r rune) []byte {
 }
 
 // appendStringArray writes a JSON array of strings.
-func appendStringArray(dst []byte, list []string, st Style) []byte {
+func AppendStringArray(dst []byte, list []string, st Style) []byte {
 	dst = append(dst, '[')
 	for _, s := range list {
-		dst = appendString(comma(dst), s, st)
+		dst = AppendString(Comma(dst), s, st)
 	}
 	return append(dst, ']')
 }
 
 // appendStringMap writes a map of strings with its keys sorted.
-func appendStringMap(dst []byte, m map[string]string, st Style) []byte {
+func AppendStringMap(dst []byte, m map[string]string, st Style) []byte {
 	dst = append(dst, '{')
-	for _, k := range sortedKeys(m) {
-		dst = appendString(appendStringKey(dst, k, st), m[k], st)
+	for _, k := range SortedKeys(m) {
+		dst = AppendString(AppendStringKey(dst, k, st), m[k], st)
 	}
 	return append(dst, '}')
 }
 
 // sortedKeys returns the keys of m in ascending order.
-func sortedKeys[V any](m map[string]V) []string {
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -1,4 +1,4 @@
-package protocol
+package fastjson
 
 import (
 	"bytes"
@@ -11,17 +11,17 @@ import (
 	"unicode/utf8"
 )
 
-// ErrMalformedJSON is returned when a body is not JSON fastjson would
+// ErrMalformed is returned when a body is not JSON fastjson would
 // accept, or a value has a type the property cannot take.
-var ErrMalformedJSON = errors.New("protocol: malformed JSON")
+var ErrMalformed = errors.New("fastjson: malformed JSON")
 
 var nullLiteral = []byte("null")
 
 // maxDepth bounds nesting, so hostile bodies cannot exhaust the stack.
 const maxDepth = 512
 
-// jsonReader is a pull parser for the lenient JSON fastjson reads.
-type jsonReader struct {
+// Reader is a pull parser for the lenient JSON fastjson reads.
+type Reader struct {
 	data  []byte
 	pos   int
 	depth int
@@ -29,8 +29,8 @@ type jsonReader struct {
 
 // decodeJSON runs fn on the single top-level value of data and checks
 // that nothing but whitespace follows it.
-func decodeJSON(data []byte, fn func(r *jsonReader) error) error {
-	r := &jsonReader{data: data}
+func Decode(data []byte, fn func(r *Reader) error) error {
+	r := &Reader{data: data}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		r.pos = 3
 	}
@@ -38,17 +38,17 @@ func decodeJSON(data []byte, fn func(r *jsonReader) error) error {
 		return err
 	}
 	if r.skipSpace(); r.pos != len(r.data) {
-		return r.fail("trailing data")
+		return r.Fail("trailing data")
 	}
 	return nil
 }
 
-func (r *jsonReader) fail(what string) error {
-	return fmt.Errorf("%w: %s at offset %d", ErrMalformedJSON, what, r.pos)
+func (r *Reader) Fail(what string) error {
+	return fmt.Errorf("%w: %s at offset %d", ErrMalformed, what, r.pos)
 }
 
 // skipSpace skips the characters fastjson's lexer treats as whitespace.
-func (r *jsonReader) skipSpace() {
+func (r *Reader) skipSpace() {
 	for r.pos < len(r.data) {
 		switch r.data[r.pos] {
 		case ' ', '\t', '\n', '\r', '\f', '\b':
@@ -60,7 +60,7 @@ func (r *jsonReader) skipSpace() {
 }
 
 // peek returns the next non-space byte, 0 at the end.
-func (r *jsonReader) peek() byte {
+func (r *Reader) Peek() byte {
 	r.skipSpace()
 	if r.pos >= len(r.data) {
 		return 0
@@ -69,17 +69,17 @@ func (r *jsonReader) peek() byte {
 }
 
 // null consumes a null literal if one is next.
-func (r *jsonReader) null() bool {
-	if r.peek() == 'n' && bytes.HasPrefix(r.data[r.pos:], nullLiteral) {
+func (r *Reader) Null() bool {
+	if r.Peek() == 'n' && bytes.HasPrefix(r.data[r.pos:], nullLiteral) {
 		r.pos += 4
 		return true
 	}
 	return false
 }
 
-func (r *jsonReader) enter() error {
+func (r *Reader) enter() error {
 	if r.depth++; r.depth > maxDepth {
-		return r.fail("nesting too deep")
+		return r.Fail("nesting too deep")
 	}
 	return nil
 }
@@ -88,16 +88,16 @@ func (r *jsonReader) enter() error {
 // value; fn must consume the value. Keys may be quoted, single-quoted,
 // bare tokens (fastjson's {0:"a"}) or objects (MessageQueue keys, passed
 // as their raw text).
-func (r *jsonReader) object(fn func(key string) error) error {
-	if r.peek() != '{' {
-		return r.fail("expected '{'")
+func (r *Reader) Object(fn func(key string) error) error {
+	if r.Peek() != '{' {
+		return r.Fail("expected '{'")
 	}
 	if err := r.enter(); err != nil {
 		return err
 	}
 	r.pos++
 	for {
-		if c := r.peek(); c == '}' {
+		if c := r.Peek(); c == '}' {
 			r.pos++
 			r.depth--
 			return nil
@@ -106,8 +106,8 @@ func (r *jsonReader) object(fn func(key string) error) error {
 		if err != nil {
 			return err
 		}
-		if r.peek() != ':' {
-			return r.fail("expected ':'")
+		if r.Peek() != ':' {
+			return r.Fail("expected ':'")
 		}
 		r.pos++
 		if err := fn(key); err != nil {
@@ -121,24 +121,24 @@ func (r *jsonReader) object(fn func(key string) error) error {
 
 // next consumes the ',' between members, or checks the closing bracket
 // follows (a trailing comma is allowed).
-func (r *jsonReader) next(closing byte) error {
-	switch r.peek() {
+func (r *Reader) next(closing byte) error {
+	switch r.Peek() {
 	case ',':
 		r.pos++
 		return nil
 	case closing:
 		return nil
 	}
-	return r.fail("expected ',' or '" + string(closing) + "'")
+	return r.Fail("expected ',' or '" + string(closing) + "'")
 }
 
-func (r *jsonReader) key() (string, error) {
-	switch c := r.peek(); {
+func (r *Reader) key() (string, error) {
+	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
 		return r.quoted()
 	case c == '{' || c == '[':
 		start := r.pos
-		if err := r.skip(); err != nil {
+		if err := r.Skip(); err != nil {
 			return "", err
 		}
 		return string(r.data[start:r.pos]), nil
@@ -148,7 +148,7 @@ func (r *jsonReader) key() (string, error) {
 		r.pos++
 	}
 	if r.pos == start {
-		return "", r.fail("expected a key")
+		return "", r.Fail("expected a key")
 	}
 	return string(r.data[start:r.pos]), nil
 }
@@ -159,16 +159,16 @@ func isBareKeyByte(c byte) bool {
 }
 
 // array reads an array, calling fn positioned before each element.
-func (r *jsonReader) array(fn func() error) error {
-	if r.peek() != '[' {
-		return r.fail("expected '['")
+func (r *Reader) Array(fn func() error) error {
+	if r.Peek() != '[' {
+		return r.Fail("expected '['")
 	}
 	if err := r.enter(); err != nil {
 		return err
 	}
 	r.pos++
 	for {
-		if r.peek() == ']' {
+		if r.Peek() == ']' {
 			r.pos++
 			r.depth--
 			return nil
@@ -184,20 +184,20 @@ func (r *jsonReader) array(fn func() error) error {
 
 // str reads a string property. null gives ""; a bare number or boolean is
 // taken as its text, as fastjson coerces it.
-func (r *jsonReader) str() (string, error) {
-	switch c := r.peek(); {
+func (r *Reader) Str() (string, error) {
+	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
 		return r.quoted()
-	case r.null():
+	case r.Null():
 		return "", nil
 	case c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f':
 		return r.scalarToken()
 	}
-	return "", r.fail("expected a string")
+	return "", r.Fail("expected a string")
 }
 
 // scalarToken reads a bare number or true/false as text.
-func (r *jsonReader) scalarToken() (string, error) {
+func (r *Reader) scalarToken() (string, error) {
 	start := r.pos
 	for r.pos < len(r.data) && isBareKeyByte(r.data[r.pos]) {
 		r.pos++
@@ -208,13 +208,13 @@ func (r *jsonReader) scalarToken() (string, error) {
 	}
 	if _, err := strconv.ParseFloat(tok, 64); err != nil {
 		r.pos = start
-		return "", r.fail("bad scalar")
+		return "", r.Fail("bad scalar")
 	}
 	return tok, nil
 }
 
 // quoted reads a string in double or single quotes.
-func (r *jsonReader) quoted() (string, error) {
+func (r *Reader) quoted() (string, error) {
 	q := r.data[r.pos]
 	r.pos++
 	start := r.pos
@@ -231,11 +231,11 @@ func (r *jsonReader) quoted() (string, error) {
 		}
 		r.pos++
 	}
-	return "", r.fail("unterminated string")
+	return "", r.Fail("unterminated string")
 }
 
 // quotedEscaped is the slow path of quoted for strings with escapes.
-func (r *jsonReader) quotedEscaped(q byte) (string, error) {
+func (r *Reader) quotedEscaped(q byte) (string, error) {
 	var b []byte
 	for r.pos < len(r.data) {
 		c := r.data[r.pos]
@@ -253,13 +253,13 @@ func (r *jsonReader) quotedEscaped(q byte) (string, error) {
 			r.pos++
 		}
 	}
-	return "", r.fail("unterminated string")
+	return "", r.Fail("unterminated string")
 }
 
 // escape decodes one backslash escape at r.pos.
-func (r *jsonReader) escape(b []byte) ([]byte, error) {
+func (r *Reader) escape(b []byte) ([]byte, error) {
 	if r.pos+1 >= len(r.data) {
-		return nil, r.fail("truncated escape")
+		return nil, r.Fail("truncated escape")
 	}
 	c := r.data[r.pos+1]
 	r.pos += 2
@@ -285,11 +285,11 @@ func (r *jsonReader) escape(b []byte) ([]byte, error) {
 		return r.unicodeEscape(b)
 	}
 	r.pos -= 2
-	return nil, r.fail("bad escape")
+	return nil, r.Fail("bad escape")
 }
 
 // unicodeEscape decodes \uXXXX, joining a surrogate pair when one follows.
-func (r *jsonReader) unicodeEscape(b []byte) ([]byte, error) {
+func (r *Reader) unicodeEscape(b []byte) ([]byte, error) {
 	u, err := r.hex(4)
 	if err != nil {
 		return nil, err
@@ -307,13 +307,13 @@ func (r *jsonReader) unicodeEscape(b []byte) ([]byte, error) {
 	return utf8.AppendRune(b, u), nil
 }
 
-func (r *jsonReader) hex(n int) (rune, error) {
+func (r *Reader) hex(n int) (rune, error) {
 	if r.pos+n > len(r.data) {
-		return 0, r.fail("truncated escape")
+		return 0, r.Fail("truncated escape")
 	}
 	v, err := strconv.ParseUint(string(r.data[r.pos:r.pos+n]), 16, 32)
 	if err != nil {
-		return 0, r.fail("bad hex escape")
+		return 0, r.Fail("bad hex escape")
 	}
 	r.pos += n
 	return rune(v), nil
@@ -321,9 +321,9 @@ func (r *jsonReader) hex(n int) (rune, error) {
 
 // long reads a long property: a number (a fraction is truncated, as
 // fastjson does for integer fields), a numeric string, or null (0).
-func (r *jsonReader) long() (int64, error) {
+func (r *Reader) Long() (int64, error) {
 	var tok string
-	switch c := r.peek(); {
+	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
 		s, err := r.quoted()
 		if err != nil {
@@ -332,7 +332,7 @@ func (r *jsonReader) long() (int64, error) {
 		if tok = strings.TrimSpace(s); tok == "" {
 			return 0, nil
 		}
-	case r.null():
+	case r.Null():
 		return 0, nil
 	default:
 		start := r.pos
@@ -341,43 +341,45 @@ func (r *jsonReader) long() (int64, error) {
 		}
 		tok = string(r.data[start:r.pos])
 	}
-	return r.parseLong(tok)
+	return r.LongKey(tok)
 }
 
 func isNumberByte(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
-func (r *jsonReader) parseLong(tok string) (int64, error) {
+// LongKey parses a map key (or any token) as a long, as fastjson reads an
+// Integer or Long key.
+func (r *Reader) LongKey(tok string) (int64, error) {
 	if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
 		return n, nil
 	}
 	f, err := strconv.ParseFloat(tok, 64)
 	if err != nil || math.IsNaN(f) || f >= math.MaxInt64 || f <= math.MinInt64 {
-		return 0, r.fail(fmt.Sprintf("bad integer %q", tok))
+		return 0, r.Fail(fmt.Sprintf("bad integer %q", tok))
 	}
 	return int64(f), nil
 }
 
 // int reads an int property, failing beyond int32 as Java's int would.
-func (r *jsonReader) int() (int32, error) {
-	n, err := r.long()
+func (r *Reader) Int() (int32, error) {
+	n, err := r.Long()
 	if err != nil {
 		return 0, err
 	}
 	if n > math.MaxInt32 || n < math.MinInt32 {
-		return 0, r.fail("int out of range")
+		return 0, r.Fail("int out of range")
 	}
 	return int32(n), nil
 }
 
 // bool reads a boolean property: true/false, their quoted forms, 1/0, or
 // null (false).
-func (r *jsonReader) bool() (bool, error) {
-	if r.null() {
+func (r *Reader) Bool() (bool, error) {
+	if r.Null() {
 		return false, nil
 	}
-	s, err := r.str()
+	s, err := r.Str()
 	if err != nil {
 		return false, err
 	}
@@ -387,43 +389,43 @@ func (r *jsonReader) bool() (bool, error) {
 	case "false", "0", "":
 		return false, nil
 	}
-	return false, r.fail("bad boolean")
+	return false, r.Fail("bad boolean")
 }
 
 // skip consumes any value.
-func (r *jsonReader) skip() error {
-	switch c := r.peek(); {
+func (r *Reader) Skip() error {
+	switch c := r.Peek(); {
 	case c == '{':
-		return r.object(func(string) error { return r.skip() })
+		return r.Object(func(string) error { return r.Skip() })
 	case c == '[':
-		return r.array(r.skip)
+		return r.Array(r.Skip)
 	case c == '"' || c == '\'':
 		_, err := r.quoted()
 		return err
 	case c == 0:
-		return r.fail("unexpected end")
+		return r.Fail("unexpected end")
 	}
 	start := r.pos
 	for r.pos < len(r.data) && isBareKeyByte(r.data[r.pos]) {
 		r.pos++
 	}
 	if r.pos == start {
-		return r.fail("unexpected character")
+		return r.Fail("unexpected character")
 	}
 	return nil
 }
 
 // stringMap reads an object of strings; null gives nil.
-func (r *jsonReader) stringMap() (map[string]string, error) {
-	if r.null() {
+func (r *Reader) StringMap() (map[string]string, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	m := map[string]string{}
-	err := r.object(func(k string) error {
-		if r.null() {
+	err := r.Object(func(k string) error {
+		if r.Null() {
 			return nil
 		}
-		v, err := r.str()
+		v, err := r.Str()
 		m[k] = v
 		return err
 	})
@@ -431,13 +433,13 @@ func (r *jsonReader) stringMap() (map[string]string, error) {
 }
 
 // stringList reads an array of strings; null gives nil.
-func (r *jsonReader) stringList() ([]string, error) {
-	if r.null() {
+func (r *Reader) StringList() ([]string, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	list := []string{}
-	err := r.array(func() error {
-		v, err := r.str()
+	err := r.Array(func() error {
+		v, err := r.Str()
 		list = append(list, v)
 		return err
 	})
@@ -446,7 +448,7 @@ func (r *jsonReader) stringList() ([]string, error) {
 
 // property normalizes a bean property name as fastjson's smart match
 // does: case-insensitive, '_' and '-' ignored.
-func property(key string) string {
+func Property(key string) string {
 	clean := true
 	for i := 0; i < len(key); i++ {
 		if c := key[i]; c == '_' || c == '-' || (c >= 'A' && c <= 'Z') {
@@ -472,13 +474,13 @@ func property(key string) string {
 
 // intList reads an array of ints (elements as int reads them); null gives
 // nil.
-func (r *jsonReader) intList() ([]int32, error) {
-	if r.null() {
+func (r *Reader) IntList() ([]int32, error) {
+	if r.Null() {
 		return nil, nil
 	}
 	list := []int32{}
-	err := r.array(func() error {
-		v, err := r.int()
+	err := r.Array(func() error {
+		v, err := r.Int()
 		list = append(list, v)
 		return err
 	})
@@ -488,8 +490,8 @@ func (r *jsonReader) intList() ([]int32, error) {
 // enum reads a Java enum property as fastjson's EnumDeserializer does: a
 // constant's name, or its ordinal as a number (out of range fails); an
 // empty or unknown name and null give "" (Java's null).
-func (r *jsonReader) enum(names []string) (string, error) {
-	switch c := r.peek(); {
+func (r *Reader) Enum(names []string) (string, error) {
+	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
 		s, err := r.quoted()
 		if err != nil {
@@ -501,17 +503,30 @@ func (r *jsonReader) enum(names []string) (string, error) {
 			}
 		}
 		return "", nil
-	case r.null():
+	case r.Null():
 		return "", nil
 	}
 	start := r.pos
-	n, err := r.long()
+	n, err := r.Long()
 	if err != nil {
 		return "", err
 	}
 	if n < 0 || n >= int64(len(names)) {
 		r.pos = start
-		return "", r.fail(fmt.Sprintf("no enum constant of ordinal %d", n))
+		return "", r.Fail(fmt.Sprintf("no enum constant of ordinal %d", n))
 	}
 	return names[n], nil
+}
+
+// Try reads the value at the reader's position with fn. When fn fails on
+// a value that is well-formed JSON, the reader skips that value and Try
+// returns fn's error as bad, so the caller can go on with the next one;
+// a value that is not JSON at all is err.
+func (r *Reader) Try(fn func() error) (bad, err error) {
+	start, depth := r.pos, r.depth
+	if bad = fn(); bad == nil {
+		return nil, nil
+	}
+	r.pos, r.depth = start, depth
+	return bad, r.Skip()
 }

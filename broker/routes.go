@@ -1,0 +1,185 @@
+package broker
+
+// The routing table: every request code the broker serves, the pool that
+// runs it and its handler, as BrokerController.registerProcessor assigns
+// codes to executors. Codes no route names are answered
+// REQUEST_CODE_NOT_SUPPORTED as Java answers them (notSupported); the
+// codes marked fiveOnly are served by a 5.x broker only, a 4.9.x broker
+// does not know them. One table serves the main port and the VIP port
+// (listenPort - 2), each with pools of its own.
+
+import (
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// poolKind is a handler family's pool (one of Java's executors).
+type poolKind int
+
+// The pools, as BrokerController names its executors.
+const (
+	sendPool poolKind = iota
+	pullPool
+	queryPool
+	adminPool
+	clientPool
+	heartbeatPool
+	consumerPool
+	endTxPool
+	poolKinds
+)
+
+// pools are one server's pools, by kind.
+type pools [poolKinds]*remoting.Pool
+
+// handlers are the request families, each a service with the few things
+// it uses (see wire.go).
+type handlers struct {
+	send    *sendService
+	pull    *pullService
+	query   *queryService
+	clients *clientService
+	offsets *offsetService
+	topics  *topicAdmin
+	groups  *groupAdmin
+	stats   *statsAdmin
+	config  *configAdmin
+	calls   *consumerCalls
+	runtime *runtimeInfo
+	tx      *transactionService
+}
+
+// route is one code's pool and handler.
+type route struct {
+	code     remoting.RequestCode
+	pool     poolKind
+	handler  remoting.Handler
+	fiveOnly bool
+}
+
+// routes is the table.
+func (h *handlers) routes() []route {
+	o := h.offsets
+	return []route{
+		{code: remoting.SendMessage, pool: sendPool, handler: h.send.sendMessage},
+		{code: remoting.SendMessageV2, pool: sendPool, handler: h.send.sendMessage},
+		{code: remoting.SendBatchMessage, pool: sendPool, handler: h.send.sendMessage},
+		{code: remoting.ConsumerSendMsgBack, pool: sendPool, handler: h.send.consumerSendMsgBack},
+
+		{code: remoting.PullMessage, pool: pullPool, handler: h.pull.pullMessage},
+		// 5.x lite pull consumers pull with their own code; served on
+		// both lines (a 4.9.8 broker would refuse it).
+		{code: remoting.LitePullMessage, pool: pullPool, handler: h.pull.pullMessage},
+
+		{code: remoting.QueryMessage, pool: queryPool, handler: h.query.queryMessage},
+		{code: remoting.ViewMessageById, pool: queryPool, handler: h.query.viewMessageByID},
+
+		{code: remoting.HeartBeat, pool: heartbeatPool, handler: h.clients.heartbeat},
+		{code: remoting.UnregisterClient, pool: clientPool, handler: h.clients.unregisterClient},
+		{code: remoting.CheckClientConfig, pool: clientPool, handler: h.clients.checkClientConfig},
+		{code: remoting.GetConsumerListByGroup, pool: consumerPool, handler: h.clients.getConsumerListByGroup},
+		{code: remoting.LockBatchMq, pool: adminPool, handler: h.clients.lockBatchMQ},
+		{code: remoting.UnlockBatchMq, pool: adminPool, handler: h.clients.unlockBatchMQ},
+
+		{code: remoting.QueryConsumerOffset, pool: consumerPool, handler: o.queryConsumerOffset},
+		{code: remoting.UpdateConsumerOffset, pool: consumerPool, handler: o.updateConsumerOffset},
+		{code: remoting.GetMaxOffset, pool: adminPool, handler: o.queueOffsetAnswer("offset", o.store.MaxOffset)},
+		{code: remoting.GetMinOffset, pool: adminPool, handler: o.queueOffsetAnswer("offset", o.store.MinOffset)},
+		{code: remoting.GetEarliestMsgStoretime, pool: adminPool, handler: o.queueOffsetAnswer("timestamp", o.store.EarliestMessageTime)},
+		{code: remoting.SearchOffsetByTimestamp, pool: adminPool, handler: o.searchOffsetByTimestamp},
+		{code: remoting.InvokeBrokerToResetOffset, pool: adminPool, handler: o.resetOffset},
+		{code: remoting.CloneGroupOffset, pool: adminPool, handler: o.cloneGroupOffset},
+
+		{code: remoting.UpdateAndCreateTopic, pool: adminPool, handler: h.topics.updateAndCreateTopic},
+		{code: remoting.DeleteTopicInBroker, pool: adminPool, handler: h.topics.deleteTopicInBroker},
+		{code: remoting.GetAllTopicConfig, pool: adminPool, handler: h.topics.getAllTopicConfig},
+		{code: remoting.GetSystemTopicListFromBroker, pool: adminPool, handler: h.topics.getSystemTopicList},
+		// 5.x's, served on both lines: the 5.x dashboard asks a 4.x broker.
+		{code: remoting.GetTopicConfig, pool: adminPool, handler: h.topics.getTopicConfig},
+		{code: remoting.CleanExpiredConsumequeue, pool: adminPool, handler: h.topics.cleanExpiredConsumeQueue},
+		{code: remoting.CleanUnusedTopic, pool: adminPool, handler: h.topics.cleanUnusedTopic},
+
+		{code: remoting.UpdateAndCreateSubscriptiongroup, pool: adminPool, handler: h.groups.updateAndCreateSubscriptionGroup},
+		{code: remoting.UpdateAndCreateSubscriptiongroupList, pool: adminPool, handler: h.groups.updateAndCreateSubscriptionGroupList, fiveOnly: true},
+		{code: remoting.GetAllSubscriptiongroupConfig, pool: adminPool, handler: h.groups.getAllSubscriptionGroup},
+		{code: remoting.GetSubscriptiongroupConfig, pool: adminPool, handler: h.groups.getSubscriptionGroup, fiveOnly: true},
+		{code: remoting.DeleteSubscriptiongroup, pool: adminPool, handler: h.groups.deleteSubscriptionGroup},
+
+		{code: remoting.GetConsumeStats, pool: adminPool, handler: h.stats.getConsumeStats},
+		{code: remoting.GetBrokerConsumeStats, pool: adminPool, handler: h.stats.getBrokerConsumeStats},
+		{code: remoting.GetTopicStatsInfo, pool: adminPool, handler: h.stats.getTopicStatsInfo},
+		{code: remoting.GetAllConsumerOffset, pool: adminPool, handler: h.stats.getAllConsumerOffset},
+		{code: remoting.GetAllDelayOffset, pool: adminPool, handler: h.stats.getAllDelayOffset},
+		{code: remoting.ViewBrokerStatsData, pool: adminPool, handler: h.stats.viewBrokerStatsData},
+		{code: remoting.QueryConsumeTimeSpan, pool: adminPool, handler: h.stats.queryConsumeTimeSpan},
+		{code: remoting.GetConsumerConnectionList, pool: adminPool, handler: h.stats.getConsumerConnectionList},
+		{code: remoting.GetProducerConnectionList, pool: adminPool, handler: h.stats.getProducerConnectionList},
+		{code: remoting.QueryTopicConsumeByWho, pool: adminPool, handler: h.stats.queryTopicConsumeByWho},
+		{code: remoting.QueryTopicsByConsumer, pool: adminPool, handler: h.stats.queryTopicsByConsumer, fiveOnly: true},
+		{code: remoting.QuerySubscriptionByConsumer, pool: adminPool, handler: h.stats.querySubscriptionByConsumer, fiveOnly: true},
+
+		{code: remoting.GetConsumerRunningInfo, pool: adminPool, handler: h.calls.getConsumerRunningInfo},
+		{code: remoting.ConsumeMessageDirectly, pool: adminPool, handler: h.calls.consumeMessageDirectly},
+		{code: remoting.InvokeBrokerToGetConsumerStatus, pool: adminPool, handler: h.calls.getConsumerStatus},
+
+		{code: remoting.GetBrokerConfig, pool: adminPool, handler: h.config.getBrokerConfig},
+		{code: remoting.UpdateBrokerConfig, pool: adminPool, handler: h.config.updateBrokerConfig},
+		{code: remoting.GetBrokerRuntimeInfo, pool: adminPool, handler: h.runtime.getBrokerRuntimeInfo},
+
+		{code: remoting.EndTransaction, pool: endTxPool, handler: h.tx.endTransaction},
+	}
+}
+
+// newRouter is the dispatch table of one server: the routes the line
+// serves, on pools of that server sized from broker.conf.
+func newRouter(routes []route, l line, set *settings, log *zap.Logger) (*remoting.Router, pools) {
+	r := remoting.NewRouter(log)
+	p := newPools(r, set)
+	for _, rt := range routes {
+		if rt.fiveOnly && !l.servesFiveOnlyCodes() {
+			continue
+		}
+		r.Handle(rt.code, p[rt.pool], rt.handler)
+	}
+	r.SetFallback(func(req *remoting.Request) *remoting.Command { return notSupported(log, req) })
+	return r, p
+}
+
+// newPools sizes the pools from broker.conf.
+func newPools(r *remoting.Router, set *settings) pools {
+	c := set.Broker
+	n := func(v int32) int { return int(max(v, 1)) }
+	pool := func(name string, workers, queue int32) *remoting.Pool {
+		return r.NewPool(remoting.PoolOptions{Name: name, Workers: n(workers), Queue: n(queue)})
+	}
+	var p pools
+	p[sendPool] = r.NewPool(remoting.PoolOptions{Name: "send", Workers: n(c.SendMessageThreadPoolNums), Queue: n(c.SendThreadPoolQueueCapacity),
+		MaxWait: set.WaitInSendQueue, BusyRemark: sendQueueBusyRemark})
+	p[pullPool] = pool("pull", c.PullMessageThreadPoolNums, c.PullThreadPoolQueueCapacity)
+	p[queryPool] = pool("query", c.QueryMessageThreadPoolNums, c.QueryThreadPoolQueueCapacity)
+	p[adminPool] = pool("admin", c.AdminBrokerThreadPoolNums, 10000)
+	p[clientPool] = pool("client", c.ClientManageThreadPoolNums, c.ClientManagerThreadPoolQueueCapacity)
+	p[heartbeatPool] = pool("heartbeat", c.HeartbeatThreadPoolNums, c.HeartbeatThreadPoolQueueCapacity)
+	p[consumerPool] = pool("consumer", c.ConsumerManageThreadPoolNums, c.ConsumerManagerThreadPoolQueueCapacity)
+	p[endTxPool] = pool("endTransaction", c.EndTransactionThreadPoolNums, c.EndTransactionPoolQueueCapacity)
+	return p
+}
+
+// sendQueueBusyRemark is BrokerFastFailure's remark for a send that
+// waited too long in its queue.
+func sendQueueBusyRemark(waited time.Duration, queued int) string {
+	return fmt.Sprintf("[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %dms, size of queue: %d",
+		waited.Milliseconds(), queued)
+}
+
+// notSupported answers a code no route serves, as AdminBrokerProcessor's
+// getUnknownCmdResponse does.
+func notSupported(log *zap.Logger, req *remoting.Request) *remoting.Command {
+	log.Warn("request type not supported", zap.Int32("code", req.Cmd.Code), zap.String("remote", req.Ch.RemoteAddr()))
+	return remoting.NewResponse(req.Cmd, remoting.RequestCodeNotSupported,
+		fmt.Sprintf(" request type %d not supported", req.Cmd.Code))
+}

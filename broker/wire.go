@@ -1,0 +1,152 @@
+package broker
+
+// Wiring: the one place where the broker is put together. New opens the
+// tables and the store, then builds each service with the few things it
+// uses (a view of the store, the tables it touches, the live settings, the
+// line, the clock) and the routing table over them. Nothing a service
+// holds points back at the Broker.
+//
+//	tables      topics, groups, offsets, filters, clients, queue locks
+//	background  registrar, pull holds, delay levels, timers, transaction
+//	            check, runtime and broker statistics
+//	handlers    send, pull, query, clients, offsets, topic/group/config
+//	            admin, stats, consumer calls, runtime info, transactions
+//	servers     main and VIP, each a router over routes() with its pools
+
+import (
+	"fmt"
+
+	"github.com/rmqgo/rmqgo/internal/configfile"
+	"github.com/rmqgo/rmqgo/internal/storeconf"
+	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
+)
+
+// New opens the store and loads the config files, and builds every
+// service, but does not listen.
+func New(o Options) (*Broker, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	o = o.withDefaults()
+	b := &Broker{log: o.Logger, line: newLine(o.Line), settings: newLiveSettings(o.Configs), id: newIdentity(o.Configs),
+		statsLogger: o.StatsLogger, stop: make(chan struct{})}
+	if err := b.openTables(o); err != nil {
+		return nil, err
+	}
+	sopts, err := storeconf.Options(o.Configs.Store, b.line.five())
+	if err != nil {
+		return nil, err
+	}
+	if b.store, err = store.Open(sopts, o.Logger); err != nil {
+		return nil, fmt.Errorf("broker: %w", err)
+	}
+	if err := b.wireServices(o); err != nil {
+		return nil, err
+	}
+	b.wireServers(o)
+	return b, nil
+}
+
+// openTables loads topics.json, subscriptionGroup.json,
+// consumerOffset.json (over the built-in entries) and consumerFilter.json.
+func (b *Broker) openTables(o Options) error {
+	c, log, now := o.Configs, o.Logger, o.Now
+	dir := configfile.Dir{Path: c.Store.StorePathRootDir + "/config", Line: b.line.Line}
+	var err error
+	if b.topics, err = newTopicTable(dir, b.settings, log, now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.groups, err = newGroupTable(dir, c.Broker.AutoCreateSubscriptionGroup, log, now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.offsets, err = newOffsetTable(dir, log, now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.filters, err = newFilterTable(dir, b.settings, log, now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if bf := b.filters.bloom; bf != nil {
+		// the consume-queue extension's bit map is the bloom filter's size
+		c.Store.BitMapLengthConsumeQueueExt = bf.m
+		b.settings.publish(c)
+	}
+	notifier := &idsChangedNotifier{log: log, version: b.line.version(), groups: b.groups}
+	b.clients = newClientTable(log, now, notifier.notify, b.filters.unregister)
+	return nil
+}
+
+// wireServices builds the background services and the handler families.
+func (b *Broker) wireServices(o Options) error {
+	log, now, st := o.Logger, o.Now, b.store
+	dir := configfile.Dir{Path: o.Configs.Store.StorePathRootDir + "/config", Line: b.line.Line}
+	delays := st.DelayLevels()
+	b.schedule = &scheduleService{log: log, now: now, line: b.line, settings: b.settings, store: st, dir: dir, delays: delays}
+	if err := b.schedule.load(); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	b.timer = &timerService{log: log, now: now, line: b.line, store: st, path: dir.File(timerFile)}
+	b.stats = newRuntimeStats(now, st)
+	c := o.Configs.Broker
+	b.brokerStats = newBrokerStats(c.BrokerClusterName, c.EnableDetailStat, now)
+	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics)
+	b.topics.announce = b.reg.topicChanged
+	b.holds = newPullHolds(now, st)
+	st.SetArrivalListener(b.holds.onArrival)
+	b.handlers = b.newHandlers(o, redirects{line: b.line, now: now, maxLevel: int32(len(delays))})
+	b.holds.rerun = b.handlers.pull.rerunPull
+	return nil
+}
+
+// newHandlers builds the request families.
+func (b *Broker) newHandlers(o Options, rd redirects) handlers {
+	log, now, st, set, l := o.Logger, o.Now, b.store, b.settings, b.line
+	rp := replier{version: l.version()}
+	return handlers{
+		send: &sendService{replier: rp, line: l, settings: set, id: b.id, store: st, topics: b.topics, groups: b.groups,
+			stats: b.brokerStats, redirects: rd},
+		pull: &pullService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st, topics: b.topics,
+			groups: b.groups, clients: b.clients, filters: b.filters, offsets: b.offsets, holds: b.holds, stats: b.brokerStats},
+		query: &queryService{replier: rp, log: log, settings: set, store: st},
+		clients: &clientService{replier: rp, log: log, now: now, settings: set, clients: b.clients, groups: b.groups,
+			topics: b.topics, filters: b.filters, locks: newQueueLocks(now), notify: b.clients.notify},
+		offsets: &offsetService{replier: rp, line: l, log: log, settings: set, store: st, offsets: b.offsets,
+			topics: b.topics, groups: b.groups, clients: b.clients},
+		topics: &topicAdmin{replier: rp, line: l, log: log, settings: set, store: st, topics: b.topics,
+			offsets: b.offsets, stats: b.brokerStats, registerNow: b.reg.registerNow},
+		groups: &groupAdmin{replier: rp, line: l, log: log, settings: set, groups: b.groups, offsets: b.offsets},
+		stats: &statsAdmin{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st, topics: b.topics,
+			groups: b.groups, offsets: b.offsets, clients: b.clients, schedule: b.schedule, stats: b.brokerStats},
+		config: &configAdmin{replier: rp, line: l, log: log, config: o.Configs.NewConfiguration(l.five()),
+			configs: o.Configs, settings: set, topics: b.topics, registerNow: b.reg.registerNow},
+		calls: &consumerCalls{replier: rp, log: log, settings: set, clients: b.clients, records: st},
+		runtime: &runtimeInfo{replier: rp, line: l, now: now, settings: set, store: st, stats: b.stats,
+			schedule: b.schedule, timer: b.timer},
+		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
+			topics: b.topics, clients: b.clients, offsets: b.offsets, redirects: rd},
+	}
+}
+
+// wireServers builds the main server and, unless the port is ephemeral,
+// the VIP one, each with its own router and pools over the same routes.
+func (b *Broker) wireServers(o Options) {
+	set := b.settings.load()
+	routes := b.handlers.routes()
+	ports := []int32{set.NettyServer.ListenPort}
+	if p := set.NettyServer.ListenPort; p != 0 {
+		ports = append(ports, p-2)
+	}
+	for _, port := range ports {
+		router, p := newRouter(routes, b.line, set, o.Logger)
+		b.handlers.runtime.pools = append(b.handlers.runtime.pools, p)
+		b.servers = append(b.servers, remoting.NewServer(remoting.ServerOptions{
+			Addr: o.listenAddr(port), Router: router, Logger: o.Logger, OnClose: b.onChannelClose,
+		}))
+	}
+}
+
+// onChannelClose runs on the event loop: a client's connection went, so
+// its registrations go too (off the loop).
+func (b *Broker) onChannelClose(ch *remoting.Channel) {
+	b.clients.channelClosed(ch)
+}
