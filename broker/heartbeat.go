@@ -132,6 +132,10 @@ func (s *clientService) checkClientConfig(req *remoting.Request) *remoting.Comma
 	if err != nil {
 		return s.reply(req.Cmd, remoting.SystemError, err.Error())
 	}
+	if body == nil || body.SubscriptionData == nil {
+		// Java reads the subscription's type without a null check
+		return s.reply(req.Cmd, remoting.SystemError, nullPointerRemark)
+	}
 	t := body.SubscriptionData.ExpressionType
 	if t == "" || t == expressionTypeTag {
 		return s.replyOK(req.Cmd)

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
 // goldenDir holds files the real Java classes wrote with encode(true), as

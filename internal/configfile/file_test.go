@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmqgo/rmqgo/internal/fastjson"
-	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
+	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
 const (

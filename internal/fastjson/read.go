@@ -1,54 +1,83 @@
 package fastjson
 
+// Reading: the structure of a body as fastjson 1.2.x's lexer and parser
+// take it (both lines agree on all of it; compat/fastjson's oracle is the
+// reference, and internal/protocol's differential test holds us to it):
+//
+//   - whitespace is ' ', \t, \n, \r, \f, \b; comments /* ... */ and // ...
+//     may stand wherever whitespace may, except between a key and its ':';
+//     a UTF-8 BOM may lead, NUL bytes may trail;
+//   - an object's members are separated by ',' (leading, doubled and
+//     trailing commas are taken) or one ';'; keys may be double- or
+//     single-quoted, bare tokens ({0:"a"}) or objects (MessageQueue keys);
+//     "@type" (autoType) is refused; property names match without regard
+//     to case, '_' or '-' (Property);
+//   - a typed array's elements are separated by single commas, a trailing
+//     one taken; a skipped value (an unknown property's) is read more
+//     loosely, as fastjson parses it into a JSONArray or JSONObject;
+//   - a bare value is true, false, null, undefined, NaN, a number (with a
+//     leading '+' or zeros) or new Date(n); anything else (True, 0x10,
+//     Infinity) is refused.
+//
+// The scalars (strings, numbers, booleans, enums) are scalar.go's.
+
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+	"regexp"
 )
 
 // ErrMalformed is returned when a body is not JSON fastjson would
 // accept, or a value has a type the property cannot take.
 var ErrMalformed = errors.New("fastjson: malformed JSON")
 
-var nullLiteral = []byte("null")
-
-// maxDepth bounds nesting, so hostile bodies cannot exhaust the stack.
-const maxDepth = 512
+// maxDepth bounds nesting, so hostile bodies cannot exhaust the stack:
+// fastjson reads 2000 nested objects and fails at 5000 (its stack), and
+// refuses arrays nested deeper than 513.
+const (
+	maxDepth      = 4096
+	maxArrayDepth = 513
+)
 
 // Reader is a pull parser for the lenient JSON fastjson reads.
 type Reader struct {
-	data  []byte
-	pos   int
-	depth int
+	data       []byte
+	pos        int
+	depth      int
+	arrayDepth int
+	// nullKey and bareKey are set while the value of a bare null key, of
+	// an unquoted key, is read.
+	nullKey, bareKey bool
 }
 
-// decodeJSON runs fn on the single top-level value of data and checks
-// that nothing but whitespace follows it.
+// Decode runs fn on the single top-level value of data and checks that
+// nothing but whitespace, comments and NUL bytes follows it.
 func Decode(data []byte, fn func(r *Reader) error) error {
 	r := &Reader{data: data}
-	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+	if bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) {
 		r.pos = 3
 	}
 	if err := fn(r); err != nil {
 		return err
 	}
-	if r.skipSpace(); r.pos != len(r.data) {
+	r.skipSpace()
+	for r.pos < len(r.data) && r.data[r.pos] == 0 {
+		r.pos++
+	}
+	if r.pos != len(r.data) {
 		return r.Fail("trailing data")
 	}
 	return nil
 }
 
+// Fail is an ErrMalformed at the reader's position.
 func (r *Reader) Fail(what string) error {
 	return fmt.Errorf("%w: %s at offset %d", ErrMalformed, what, r.pos)
 }
 
-// skipSpace skips the characters fastjson's lexer treats as whitespace.
-func (r *Reader) skipSpace() {
+// skipWhite skips the characters fastjson's lexer treats as whitespace.
+func (r *Reader) skipWhite() {
 	for r.pos < len(r.data) {
 		switch r.data[r.pos] {
 		case ' ', '\t', '\n', '\r', '\f', '\b':
@@ -59,7 +88,34 @@ func (r *Reader) skipSpace() {
 	}
 }
 
-// peek returns the next non-space byte, 0 at the end.
+// skipSpace skips whitespace and comments.
+func (r *Reader) skipSpace() {
+	for {
+		r.skipWhite()
+		if r.pos+1 >= len(r.data) || r.data[r.pos] != '/' {
+			return
+		}
+		switch r.data[r.pos+1] {
+		case '*':
+			end := bytes.Index(r.data[r.pos+2:], []byte("*/"))
+			if end < 0 {
+				return // left for the caller to refuse
+			}
+			r.pos += end + 4
+		case '/':
+			end := bytes.IndexByte(r.data[r.pos:], '\n')
+			if end < 0 {
+				r.pos = len(r.data)
+				return
+			}
+			r.pos += end + 1
+		default:
+			return
+		}
+	}
+}
+
+// Peek returns the next byte after whitespace and comments, 0 at the end.
 func (r *Reader) Peek() byte {
 	r.skipSpace()
 	if r.pos >= len(r.data) {
@@ -68,13 +124,31 @@ func (r *Reader) Peek() byte {
 	return r.data[r.pos]
 }
 
-// null consumes a null literal if one is next.
+// Null consumes a null literal if one is next.
 func (r *Reader) Null() bool {
-	if r.Peek() == 'n' && bytes.HasPrefix(r.data[r.pos:], nullLiteral) {
-		r.pos += 4
+	if r.Peek() == 'n' && r.literal("null") {
 		return true
 	}
 	return false
+}
+
+// EmptyString consumes "" if it is next.
+func (r *Reader) EmptyString() bool {
+	if c := r.Peek(); (c == '"' || c == '\'') && r.pos+1 < len(r.data) && r.data[r.pos+1] == c {
+		r.pos += 2
+		return true
+	}
+	return false
+}
+
+// literal consumes word when it stands next as a whole token.
+func (r *Reader) literal(word string) bool {
+	end := r.pos + len(word)
+	if end > len(r.data) || string(r.data[r.pos:end]) != word || end < len(r.data) && isBareKeyByte(r.data[end]) {
+		return false
+	}
+	r.pos = end
+	return true
 }
 
 func (r *Reader) enter() error {
@@ -84,11 +158,49 @@ func (r *Reader) enter() error {
 	return nil
 }
 
-// object reads an object, calling fn with each key positioned before the
-// value; fn must consume the value. Keys may be quoted, single-quoted,
-// bare tokens (fastjson's {0:"a"}) or objects (MessageQueue keys, passed
-// as their raw text).
-func (r *Reader) Object(fn func(key string) error) error {
+// enterArray is enter for an array.
+func (r *Reader) enterArray() error {
+	if r.arrayDepth++; r.arrayDepth > maxArrayDepth {
+		return r.Fail("array level > 512")
+	}
+	return r.enter()
+}
+
+// leaveArray ends an array.
+func (r *Reader) leaveArray() {
+	r.arrayDepth--
+	r.depth--
+}
+
+// keyKind is what an object's keys may be, by what Java reads it into.
+type keyKind int
+
+const (
+	// nameKeys: a bean's property names and a String-keyed map's keys,
+	// quoted or bare identifiers.
+	nameKeys keyKind = iota
+	// numberKeys: an Integer- or Long-keyed map's, also bare numbers.
+	numberKeys
+	// anyKeys: a JSONObject's or a MessageQueue-keyed map's, also objects
+	// and arrays (passed on as their raw text).
+	anyKeys
+)
+
+// Object reads a bean, calling fn with each property name positioned
+// before the value; fn must consume the value. A name is quoted or an
+// identifier: a number, object or array in its place fails.
+func (r *Reader) Object(fn func(key string) error) error { return r.object(fn, nameKeys) }
+
+// Map reads a map with String keys: keys as Object's.
+func (r *Reader) Map(fn func(key string) error) error { return r.object(fn, nameKeys) }
+
+// NumberMap reads a map with Integer or Long keys ({0:"a"}).
+func (r *Reader) NumberMap(fn func(key string) error) error { return r.object(fn, numberKeys) }
+
+// AnyMap reads a map whose keys may be objects (MessageQueue keys).
+func (r *Reader) AnyMap(fn func(key string) error) error { return r.object(fn, anyKeys) }
+
+func (r *Reader) object(fn func(key string) error, keys keyKind) error {
 	if r.Peek() != '{' {
 		return r.Fail("expected '{'")
 	}
@@ -97,42 +209,63 @@ func (r *Reader) Object(fn func(key string) error) error {
 	}
 	r.pos++
 	for {
-		if c := r.Peek(); c == '}' {
+		for keys != numberKeys && r.Peek() == ',' {
+			r.pos++
+		}
+		if r.Peek() == '}' {
 			r.pos++
 			r.depth--
 			return nil
 		}
-		key, err := r.key()
-		if err != nil {
+		if err := r.member(fn, keys); err != nil {
 			return err
 		}
-		if r.Peek() != ':' {
-			return r.Fail("expected ':'")
-		}
-		r.pos++
-		if err := fn(key); err != nil {
-			return err
-		}
-		if err := r.next('}'); err != nil {
-			return err
+		switch r.Peek() {
+		case ',':
+			r.pos++
+		case '}':
+		case ';':
+			r.pos++
+			if c := r.Peek(); c == ';' || c == ',' {
+				return r.Fail("illegal identifier ;")
+			}
+		default:
+			return r.Fail("expected ',' or '}'")
 		}
 	}
 }
 
-// next consumes the ',' between members, or checks the closing bracket
-// follows (a trailing comma is allowed).
-func (r *Reader) next(closing byte) error {
-	switch r.Peek() {
-	case ',':
-		r.pos++
-		return nil
-	case closing:
-		return nil
+// member reads one key, its colon and (through fn) its value.
+func (r *Reader) member(fn func(key string) error, keys keyKind) error {
+	switch c := r.Peek(); {
+	case c == '"' || c == '\'' || isIdentifierStart(c):
+	case keys == numberKeys && (c == '-' || c == '+' || c >= '0' && c <= '9'):
+	case keys == anyKeys:
+	default:
+		return r.Fail("illegal identifier")
 	}
-	return r.Fail("expected ',' or '" + string(closing) + "'")
+	c0 := r.Peek()
+	key, err := r.key(keys)
+	if err != nil {
+		return err
+	}
+	if r.skipWhite(); r.pos >= len(r.data) || r.data[r.pos] != ':' {
+		return r.Fail("expected ':'")
+	}
+	r.pos++
+	if key == "@type" {
+		return r.Fail("autoType is not supported")
+	}
+	r.bareKey = c0 != '"' && c0 != '\''
+	r.nullKey = r.bareKey && key == "null"
+	return fn(key)
 }
 
-func (r *Reader) key() (string, error) {
+// NullKey tells whether the member being read has a bare null key (a
+// null in Java, which a ConcurrentHashMap refuses).
+func (r *Reader) NullKey() bool { return r.nullKey }
+
+func (r *Reader) key(keys keyKind) (string, error) {
 	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
 		return r.quoted()
@@ -144,7 +277,11 @@ func (r *Reader) key() (string, error) {
 		return string(r.data[start:r.pos]), nil
 	}
 	start := r.pos
-	for r.pos < len(r.data) && isBareKeyByte(r.data[r.pos]) {
+	bare := isIdentifierByte
+	if keys != nameKeys {
+		bare = isBareKeyByte
+	}
+	for r.pos < len(r.data) && bare(r.data[r.pos]) {
 		r.pos++
 	}
 	if r.pos == start {
@@ -153,300 +290,149 @@ func (r *Reader) key() (string, error) {
 	return string(r.data[start:r.pos]), nil
 }
 
+func isIdentifierStart(c byte) bool {
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+
+func isIdentifierByte(c byte) bool { return isIdentifierStart(c) || c >= '0' && c <= '9' }
+
 func isBareKeyByte(c byte) bool {
 	return c == '_' || c == '$' || c == '-' || c == '+' || c == '.' ||
 		(c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
 }
 
-// array reads an array, calling fn positioned before each element.
+// Array reads an array, calling fn positioned before each element.
 func (r *Reader) Array(fn func() error) error {
 	if r.Peek() != '[' {
 		return r.Fail("expected '['")
 	}
-	if err := r.enter(); err != nil {
+	if err := r.enterArray(); err != nil {
 		return err
 	}
 	r.pos++
 	for {
 		if r.Peek() == ']' {
 			r.pos++
-			r.depth--
+			r.leaveArray()
 			return nil
 		}
 		if err := fn(); err != nil {
 			return err
 		}
-		if err := r.next(']'); err != nil {
-			return err
-		}
-	}
-}
-
-// str reads a string property. null gives ""; a bare number or boolean is
-// taken as its text, as fastjson coerces it.
-func (r *Reader) Str() (string, error) {
-	switch c := r.Peek(); {
-	case c == '"' || c == '\'':
-		return r.quoted()
-	case r.Null():
-		return "", nil
-	case c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f':
-		return r.scalarToken()
-	}
-	return "", r.Fail("expected a string")
-}
-
-// scalarToken reads a bare number or true/false as text.
-func (r *Reader) scalarToken() (string, error) {
-	start := r.pos
-	for r.pos < len(r.data) && isBareKeyByte(r.data[r.pos]) {
-		r.pos++
-	}
-	tok := string(r.data[start:r.pos])
-	if tok == "true" || tok == "false" {
-		return tok, nil
-	}
-	if _, err := strconv.ParseFloat(tok, 64); err != nil {
-		r.pos = start
-		return "", r.Fail("bad scalar")
-	}
-	return tok, nil
-}
-
-// quoted reads a string in double or single quotes.
-func (r *Reader) quoted() (string, error) {
-	q := r.data[r.pos]
-	r.pos++
-	start := r.pos
-	for r.pos < len(r.data) {
-		c := r.data[r.pos]
-		if c == q {
-			s := string(r.data[start:r.pos])
+		switch r.Peek() {
+		case ',':
 			r.pos++
-			return s, nil
-		}
-		if c == '\\' {
-			r.pos = start
-			return r.quotedEscaped(q)
-		}
-		r.pos++
-	}
-	return "", r.Fail("unterminated string")
-}
-
-// quotedEscaped is the slow path of quoted for strings with escapes.
-func (r *Reader) quotedEscaped(q byte) (string, error) {
-	var b []byte
-	for r.pos < len(r.data) {
-		c := r.data[r.pos]
-		switch {
-		case c == q:
-			r.pos++
-			return string(b), nil
-		case c == '\\':
-			var err error
-			if b, err = r.escape(b); err != nil {
-				return "", err
-			}
+		case ']':
 		default:
-			b = append(b, c)
-			r.pos++
+			return r.Fail("expected ',' or ']'")
 		}
 	}
-	return "", r.Fail("unterminated string")
 }
 
-// escape decodes one backslash escape at r.pos.
-func (r *Reader) escape(b []byte) ([]byte, error) {
-	if r.pos+1 >= len(r.data) {
-		return nil, r.Fail("truncated escape")
-	}
-	c := r.data[r.pos+1]
-	r.pos += 2
-	switch c {
-	case '"', '\\', '/', '\'':
-		return append(b, c), nil
-	case 'b':
-		return append(b, '\b'), nil
-	case 'f':
-		return append(b, '\f'), nil
-	case 'n':
-		return append(b, '\n'), nil
-	case 'r':
-		return append(b, '\r'), nil
-	case 't':
-		return append(b, '\t'), nil
-	case 'v':
-		return append(b, '\v'), nil
-	case 'x':
-		n, err := r.hex(2)
-		return utf8.AppendRune(b, n), err
-	case 'u':
-		return r.unicodeEscape(b)
-	}
-	r.pos -= 2
-	return nil, r.Fail("bad escape")
-}
-
-// unicodeEscape decodes \uXXXX, joining a surrogate pair when one follows.
-func (r *Reader) unicodeEscape(b []byte) ([]byte, error) {
-	u, err := r.hex(4)
-	if err != nil {
-		return nil, err
-	}
-	if utf16.IsSurrogate(u) && r.pos+6 <= len(r.data) && r.data[r.pos] == '\\' && r.data[r.pos+1] == 'u' {
-		save := r.pos
-		r.pos += 2
-		if lo, err := r.hex(4); err == nil {
-			if p := utf16.DecodeRune(u, lo); p != utf8.RuneError {
-				return utf8.AppendRune(b, p), nil
-			}
-		}
-		r.pos = save
-	}
-	return utf8.AppendRune(b, u), nil
-}
-
-func (r *Reader) hex(n int) (rune, error) {
-	if r.pos+n > len(r.data) {
-		return 0, r.Fail("truncated escape")
-	}
-	v, err := strconv.ParseUint(string(r.data[r.pos:r.pos+n]), 16, 32)
-	if err != nil {
-		return 0, r.Fail("bad hex escape")
-	}
-	r.pos += n
-	return rune(v), nil
-}
-
-// long reads a long property: a number (a fraction is truncated, as
-// fastjson does for integer fields), a numeric string, or null (0).
-func (r *Reader) Long() (int64, error) {
-	var tok string
-	switch c := r.Peek(); {
-	case c == '"' || c == '\'':
-		s, err := r.quoted()
-		if err != nil {
-			return 0, err
-		}
-		if tok = strings.TrimSpace(s); tok == "" {
-			return 0, nil
-		}
-	case r.Null():
-		return 0, nil
-	default:
-		start := r.pos
-		for r.pos < len(r.data) && isNumberByte(r.data[r.pos]) {
-			r.pos++
-		}
-		tok = string(r.data[start:r.pos])
-	}
-	return r.LongKey(tok)
-}
-
-func isNumberByte(c byte) bool {
-	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
-}
-
-// LongKey parses a map key (or any token) as a long, as fastjson reads an
-// Integer or Long key.
-func (r *Reader) LongKey(tok string) (int64, error) {
-	if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
-		return n, nil
-	}
-	f, err := strconv.ParseFloat(tok, 64)
-	if err != nil || math.IsNaN(f) || f >= math.MaxInt64 || f <= math.MinInt64 {
-		return 0, r.Fail(fmt.Sprintf("bad integer %q", tok))
-	}
-	return int64(f), nil
-}
-
-// int reads an int property, failing beyond int32 as Java's int would.
-func (r *Reader) Int() (int32, error) {
-	n, err := r.Long()
-	if err != nil {
-		return 0, err
-	}
-	if n > math.MaxInt32 || n < math.MinInt32 {
-		return 0, r.Fail("int out of range")
-	}
-	return int32(n), nil
-}
-
-// bool reads a boolean property: true/false, their quoted forms, 1/0, or
-// null (false).
-func (r *Reader) Bool() (bool, error) {
-	if r.Null() {
-		return false, nil
-	}
-	s, err := r.Str()
-	if err != nil {
-		return false, err
-	}
-	switch strings.ToLower(s) {
-	case "true", "1":
-		return true, nil
-	case "false", "0", "":
-		return false, nil
-	}
-	return false, r.Fail("bad boolean")
-}
-
-// skip consumes any value.
+// Skip consumes any value, as fastjson parses one it has no property for.
 func (r *Reader) Skip() error {
 	switch c := r.Peek(); {
 	case c == '{':
-		return r.Object(func(string) error { return r.Skip() })
+		return r.AnyMap(func(string) error { return r.Skip() })
 	case c == '[':
-		return r.Array(r.Skip)
+		return r.skipArray()
 	case c == '"' || c == '\'':
 		_, err := r.quoted()
 		return err
 	case c == 0:
 		return r.Fail("unexpected end")
 	}
+	return r.skipBare()
+}
+
+// skipArray consumes an array whose elements nothing reads: commas may
+// lead and repeat.
+func (r *Reader) skipArray() error {
+	if err := r.enterArray(); err != nil {
+		return err
+	}
+	r.pos++
+	for {
+		switch r.Peek() {
+		case ']':
+			r.pos++
+			r.leaveArray()
+			return nil
+		case ',':
+			r.pos++
+			continue
+		}
+		if err := r.Skip(); err != nil {
+			return err
+		}
+		if c := r.Peek(); c != ',' && c != ']' {
+			return r.Fail("expected ',' or ']'")
+		}
+	}
+}
+
+// bareValue is what fastjson's parser takes unquoted: a number or one of
+// its literals.
+var bareValue = regexp.MustCompile(`^(true|false|null|undefined|NaN|[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[LSBFD]?)$`)
+
+// skipBare consumes a bare value, or new Date(n).
+func (r *Reader) skipBare() error {
+	if r.literal("new") {
+		r.skipWhite()
+		if !r.literal("Date") || r.Peek() != '(' {
+			return r.Fail("bad new")
+		}
+		r.pos++
+		if err := r.skipBare(); err != nil {
+			return err
+		}
+		if r.Peek() != ')' {
+			return r.Fail("expected ')'")
+		}
+		r.pos++
+		return nil
+	}
 	start := r.pos
 	for r.pos < len(r.data) && isBareKeyByte(r.data[r.pos]) {
 		r.pos++
 	}
-	if r.pos == start {
+	if !bareValue.Match(r.data[start:r.pos]) {
+		r.pos = start
 		return r.Fail("unexpected character")
 	}
 	return nil
 }
 
-// stringMap reads an object of strings; null gives nil.
-func (r *Reader) StringMap() (map[string]string, error) {
-	if r.Null() {
-		return nil, nil
+// IsRef tells whether the next value is a fastjson reference,
+// {"$ref":"..."}: Java reads there an object met earlier in the body.
+func (r *Reader) IsRef() bool {
+	if r.Peek() != '{' {
+		return false
 	}
-	m := map[string]string{}
-	err := r.Object(func(k string) error {
-		if r.Null() {
-			return nil
-		}
-		v, err := r.Str()
-		m[k] = v
-		return err
-	})
-	return m, err
+	save := r.pos
+	defer func() { r.pos = save }()
+	r.pos++
+	if c := r.Peek(); c != '"' && c != '\'' {
+		return false
+	}
+	key, err := r.quoted()
+	return err == nil && key == "$ref"
 }
 
-// stringList reads an array of strings; null gives nil.
-func (r *Reader) StringList() ([]string, error) {
-	if r.Null() {
+// Try reads the value at the reader's position with fn. When fn fails on
+// a value that is well-formed JSON, the reader skips that value and Try
+// returns fn's error as bad, so the caller can go on with the next one;
+// a value that is not JSON at all is err.
+func (r *Reader) Try(fn func() error) (bad, err error) {
+	start, depth, arrays := r.pos, r.depth, r.arrayDepth
+	if bad = fn(); bad == nil {
 		return nil, nil
 	}
-	list := []string{}
-	err := r.Array(func() error {
-		v, err := r.Str()
-		list = append(list, v)
-		return err
-	})
-	return list, err
+	r.pos, r.depth, r.arrayDepth = start, depth, arrays
+	return bad, r.Skip()
 }
 
-// property normalizes a bean property name as fastjson's smart match
+// Property normalizes a bean property name as fastjson's smart match
 // does: case-insensitive, '_' and '-' ignored.
 func Property(key string) string {
 	clean := true
@@ -470,63 +456,4 @@ func Property(key string) string {
 		}
 	}
 	return string(b)
-}
-
-// intList reads an array of ints (elements as int reads them); null gives
-// nil.
-func (r *Reader) IntList() ([]int32, error) {
-	if r.Null() {
-		return nil, nil
-	}
-	list := []int32{}
-	err := r.Array(func() error {
-		v, err := r.Int()
-		list = append(list, v)
-		return err
-	})
-	return list, err
-}
-
-// enum reads a Java enum property as fastjson's EnumDeserializer does: a
-// constant's name, or its ordinal as a number (out of range fails); an
-// empty or unknown name and null give "" (Java's null).
-func (r *Reader) Enum(names []string) (string, error) {
-	switch c := r.Peek(); {
-	case c == '"' || c == '\'':
-		s, err := r.quoted()
-		if err != nil {
-			return "", err
-		}
-		for _, n := range names {
-			if n == s {
-				return n, nil
-			}
-		}
-		return "", nil
-	case r.Null():
-		return "", nil
-	}
-	start := r.pos
-	n, err := r.Long()
-	if err != nil {
-		return "", err
-	}
-	if n < 0 || n >= int64(len(names)) {
-		r.pos = start
-		return "", r.Fail(fmt.Sprintf("no enum constant of ordinal %d", n))
-	}
-	return names[n], nil
-}
-
-// Try reads the value at the reader's position with fn. When fn fails on
-// a value that is well-formed JSON, the reader skips that value and Try
-// returns fn's error as bad, so the caller can go on with the next one;
-// a value that is not JSON at all is err.
-func (r *Reader) Try(fn func() error) (bad, err error) {
-	start, depth := r.pos, r.depth
-	if bad = fn(); bad == nil {
-		return nil, nil
-	}
-	r.pos, r.depth = start, depth
-	return bad, r.Skip()
 }

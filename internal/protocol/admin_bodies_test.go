@@ -1,11 +1,12 @@
 package protocol
 
 import (
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 func TestConsumerConnectionFastjsonForm(t *testing.T) {

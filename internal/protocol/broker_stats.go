@@ -2,9 +2,10 @@ package protocol
 
 import (
 	"fmt"
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"strings"
 	"time"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // BrokerStatsItem is one window of a statistic: the sum of its values,
@@ -198,7 +199,7 @@ func DecodeGetConsumerStatusBody(data []byte) (*GetConsumerStatusBody, error) {
 				if r.Null() {
 					return nil
 				}
-				return r.Object(func(id string) (err error) {
+				return r.Map(func(id string) (err error) {
 					b.ConsumerTable[id], err = readQueueOffsets(r)
 					return err
 				})
@@ -218,7 +219,7 @@ func readQueueOffsets(r *fastjson.Reader) (map[MessageQueue]int64, error) {
 	if r.Null() {
 		return m, nil
 	}
-	err := r.Object(func(key string) error {
+	err := r.AnyMap(func(key string) error {
 		q, err := parseMessageQueue(key)
 		if err != nil {
 			return err

@@ -35,9 +35,9 @@ func DecodeLockBatchRequestBody(data []byte) (*LockBatchRequestBody, error) {
 			case "clientid":
 				b.ClientID, err = r.Str()
 			case "onlythisbroker":
-				b.OnlyThisBroker, err = r.Bool()
+				b.OnlyThisBroker, err = r.BoolOr(b.OnlyThisBroker)
 			case "mqset":
-				b.MQSet, err = readList(r, readMessageQueue)
+				b.MQSet, err = readArray(r, readMessageQueue)
 			default:
 				err = r.Skip()
 			}
@@ -53,9 +53,10 @@ func DecodeLockBatchRequestBody(data []byte) (*LockBatchRequestBody, error) {
 // CheckClientRequestBody is CHECK_CLIENT_CONFIG's body: the subscription
 // a consumer is about to use, checked before it starts.
 type CheckClientRequestBody struct {
-	ClientID         string
-	Group            string
-	SubscriptionData SubscriptionData
+	ClientID string
+	Group    string
+	// SubscriptionData is nil when the body has none (or null).
+	SubscriptionData *SubscriptionData
 }
 
 // DecodeCheckClientRequestBody reads a CHECK_CLIENT_CONFIG body.
@@ -72,7 +73,13 @@ func DecodeCheckClientRequestBody(data []byte) (*CheckClientRequestBody, error) 
 			case "group":
 				b.Group, err = r.Str()
 			case "subscriptiondata":
-				b.SubscriptionData, err = readSubscriptionData(r)
+				if r.Null() {
+					b.SubscriptionData = nil
+					return nil
+				}
+				var s SubscriptionData
+				s, err = readSubscriptionData(r)
+				b.SubscriptionData = &s
 			default:
 				err = r.Skip()
 			}
@@ -98,7 +105,7 @@ func readMessageQueue(r *fastjson.Reader) (MessageQueue, error) {
 		case "brokername":
 			q.BrokerName, err = r.Str()
 		case "queueid":
-			q.QueueID, err = r.Int()
+			q.QueueID, err = r.IntOr(q.QueueID)
 		default:
 			err = r.Skip()
 		}

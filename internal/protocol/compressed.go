@@ -5,8 +5,9 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"fmt"
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"io"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // The compressed REGISTER_BROKER body (header compressed=true, broker

@@ -1,12 +1,13 @@
 package protocol
 
 import (
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // The files of testdata/config/java-<version>/ were written by the real
@@ -253,7 +254,7 @@ func withoutAttrs(c SubscriptionGroupConfig) SubscriptionGroupConfig {
 // foreign file: a BOM, quoted integer keys, unknown and derived
 // properties, other property spellings, null tables, enum ordinals.
 func TestConfigLenientRead(t *testing.T) {
-	offsets, err := DecodeConsumerOffsetSerializeWrapper([]byte("\xEF\xBB\xBF{\"offsetTable\":{\"T@g\":{\"0\":\"5\",1:6,\"2\":null},\n" +
+	offsets, err := DecodeConsumerOffsetSerializeWrapper([]byte("\xEF\xBB\xBF{\"offsetTable\":{\"T@g\":{\"0\":\"5\",1:6},\n" +
 		"'x@y':{}},\"groupTopicMap\":{\"g\":[\"T\"]},\"future\":[1,{\"a\":2}],\"dataVersion\":null}"))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]map[int32]int64{"T@g": {0: 5, 1: 6}, "x@y": {}}, offsets.OffsetTable)
@@ -264,7 +265,7 @@ func TestConfigLenientRead(t *testing.T) {
 	assert.Equal(t, int64(2), delay.DataVersion.Counter)
 
 	groups, err := DecodeSubscriptionGroupWrapper([]byte(`{"subscriptionGroupTable":{"g":{"groupName":"g","groupRetryPolicy":{"type":0,
-		"customizedRetryPolicy":{}},"retryMaxTimes":"3","unknown":true},"n":null},"forbiddenTable":null}`))
+		"customizedRetryPolicy":{}},"retryMaxTimes":"3","unknown":true}},"forbiddenTable":null}`))
 	require.NoError(t, err)
 	g := groups.SubscriptionGroupTable["g"]
 	assert.Equal(t, RetryPolicyExponential, g.GroupRetryPolicy.Type)
@@ -285,6 +286,12 @@ func TestConfigLenientRead(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, o.OffsetTable)
 	}
+
+	// The tables are ConcurrentHashMaps in Java, which refuse a null value.
+	_, err = DecodeConsumerOffsetSerializeWrapper([]byte(`{"offsetTable":{"T@g":{"0":5,"2":null}}}`))
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
+	_, err = DecodeSubscriptionGroupWrapper([]byte(`{"subscriptionGroupTable":{"n":null}}`))
+	assert.ErrorIs(t, err, fastjson.ErrMalformed)
 }
 
 func TestConfigMalformed(t *testing.T) {

@@ -1,9 +1,10 @@
 package protocol
 
 import (
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"sort"
 	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // ConsumerOffsetSerializeWrapper is a broker's committed consumer offsets:
@@ -92,7 +93,7 @@ func DecodeConsumerOffsetSerializeWrapper(data []byte) (*ConsumerOffsetSerialize
 					err = w.DataVersion.read(r)
 				}
 			case "offsettable":
-				w.OffsetTable, err = readMap(r, readIntLongMap)
+				w.OffsetTable, err = readConcurrentMap(r, readIntLongMap)
 			default:
 				err = r.Skip()
 			}
@@ -174,14 +175,14 @@ func appendIntLongMap(dst []byte, m map[int32]int64) []byte {
 	return append(dst, '}')
 }
 
-// readIntLongMap reads an Integer -> Long map with bare or quoted keys;
-// null gives nil, null values are skipped.
+// readIntLongMap reads an Integer -> Long ConcurrentHashMap with bare or
+// quoted keys; null gives nil, a null value fails.
 func readIntLongMap(r *fastjson.Reader) (map[int32]int64, error) {
 	if r.Null() {
 		return nil, nil
 	}
 	m := map[int32]int64{}
-	err := r.Object(func(key string) error {
+	err := r.NumberMap(func(key string) error {
 		k, err := r.LongKey(key)
 		if err != nil {
 			return err
@@ -189,8 +190,8 @@ func readIntLongMap(r *fastjson.Reader) (map[int32]int64, error) {
 		if k > 1<<31-1 || k < -1<<31 {
 			return r.Fail("int key out of range")
 		}
-		if r.Null() {
-			return nil
+		if r.Null() || r.EmptyString() {
+			return r.Fail("null value in a ConcurrentHashMap")
 		}
 		v, err := r.Long()
 		m[int32(k)] = v

@@ -1,9 +1,10 @@
 package protocol
 
 import (
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"slices"
 	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // Connection is one client connection as the admin codes describe it

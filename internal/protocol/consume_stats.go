@@ -1,10 +1,11 @@
 package protocol
 
 import (
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // MessageQueue is one queue of a topic on a broker.

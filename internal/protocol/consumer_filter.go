@@ -167,11 +167,11 @@ func readConsumerFilterData(r *fastjson.Reader) (ConsumerFilterData, error) {
 		case "expressiontype":
 			d.ExpressionType, err = r.Str()
 		case "borntime":
-			d.BornTime, err = r.Long()
+			d.BornTime, err = r.LongOr(d.BornTime)
 		case "deadtime":
-			d.DeadTime, err = r.Long()
+			d.DeadTime, err = r.LongOr(d.DeadTime)
 		case "clientversion":
-			d.ClientVersion, err = r.Long()
+			d.ClientVersion, err = r.LongOr(d.ClientVersion)
 		case "bloomfilterdata":
 			if !r.Null() {
 				d.BloomFilterData, err = readBloomFilterData(r)
@@ -189,10 +189,10 @@ func readBloomFilterData(r *fastjson.Reader) (*BloomFilterData, error) {
 	err := r.Object(func(key string) (err error) {
 		switch fastjson.Property(key) {
 		case "bitnum":
-			b.BitNum, err = r.Int()
+			b.BitNum, err = r.IntOr(b.BitNum)
 		case "bitpos":
 			if !r.Null() {
-				b.BitPos, err = readList(r, func(r *fastjson.Reader) (int32, error) { return r.Int() })
+				b.BitPos, err = readScalars(r, r.Int)
 			}
 		default:
 			err = r.Skip()

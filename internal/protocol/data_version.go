@@ -70,11 +70,11 @@ func (v *DataVersion) read(r *fastjson.Reader) error {
 	return r.Object(func(key string) (err error) {
 		switch fastjson.Property(key) {
 		case "counter":
-			v.Counter, err = r.Long()
+			v.Counter, err = r.LongOr(v.Counter)
 		case "stateversion":
-			v.StateVersion, err = r.Long()
+			v.StateVersion, err = r.LongOr(v.StateVersion)
 		case "timestamp":
-			v.Timestamp, err = r.Long()
+			v.Timestamp, err = r.LongOr(v.Timestamp)
 		default:
 			err = r.Skip()
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // fixture reads a file of testdata/, written by the real Java classes
-// (testdata/gen/Fixtures533.java and Fixtures498.java).
+// (compat/bodygen: sh compat/fixtures.sh bodies).
 func fixture(t testing.TB, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))

@@ -3,6 +3,8 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"time"
+
 	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
@@ -136,20 +138,20 @@ type groupNamed interface{ groupName() string }
 func (c ConsumerData) groupName() string { return c.GroupName }
 func (p ProducerData) groupName() string { return p.GroupName }
 
-// readTolerantList reads an array of objects, leaving out (and adding to
-// bad) each element that is well-formed JSON but cannot be read as T; a
-// syntax error fails the whole list. null elements are left out, as the
-// Java broker, which would fail on them, cannot use them either.
+// readTolerantList reads a Set of beans as readList does (collections.go),
+// leaving out (and adding to bad) each element that is well-formed JSON
+// but cannot be read as T; a syntax error fails the whole list. The
+// elements Java reads as null are left out silently: Java's broker fails
+// the whole heartbeat on them.
 func readTolerantList[T groupNamed](r *fastjson.Reader, field string, one func(*fastjson.Reader) (T, error), bad []error) ([]T, []error, error) {
 	if r.Null() {
 		return nil, bad, nil
 	}
 	list := []T{}
 	i := 0
-	err := r.Array(func() error {
+	readOne := func() error {
 		defer func() { i++ }()
-		if r.Null() {
-			bad = append(bad, &ElementError{Field: field, Index: i, Err: fmt.Errorf("%w: null element", fastjson.ErrMalformed)})
+		if skipNullElement(r) {
 			return nil
 		}
 		var v T
@@ -163,8 +165,11 @@ func readTolerantList[T groupNamed](r *fastjson.Reader, field string, one func(*
 			list = append(list, v)
 		}
 		return err
-	})
-	return list, bad, err
+	}
+	if r.Peek() == '{' {
+		return list, bad, readOne()
+	}
+	return list, bad, r.Array(readOne)
 }
 
 func readProducerData(r *fastjson.Reader) (ProducerData, error) {
@@ -194,7 +199,7 @@ func readConsumerData(r *fastjson.Reader) (ConsumerData, error) {
 		case "subscriptiondataset":
 			c.SubscriptionDataSet, err = readList(r, readSubscriptionData)
 		case "unitmode":
-			c.UnitMode, err = r.Bool()
+			c.UnitMode, err = r.BoolOr(c.UnitMode)
 		default:
 			err = r.Skip()
 		}
@@ -203,9 +208,10 @@ func readConsumerData(r *fastjson.Reader) (ConsumerData, error) {
 	return c, err
 }
 
-// readSubscriptionData reads SubscriptionData; null gives the zero value.
+// readSubscriptionData reads SubscriptionData with Java's defaults: a TAG
+// expression, versioned now.
 func readSubscriptionData(r *fastjson.Reader) (SubscriptionData, error) {
-	var s SubscriptionData
+	s := SubscriptionData{ExpressionType: "TAG", SubVersion: time.Now().UnixMilli()}
 	if r.Null() {
 		return s, nil
 	}
@@ -222,9 +228,9 @@ func readSubscriptionData(r *fastjson.Reader) (SubscriptionData, error) {
 		case "codeset":
 			s.CodeSet, err = r.IntList()
 		case "subversion":
-			s.SubVersion, err = r.Long()
+			s.SubVersion, err = r.LongOr(s.SubVersion)
 		case "classfiltermode":
-			s.ClassFilterMode, err = r.Bool()
+			s.ClassFilterMode, err = r.BoolOr(s.ClassFilterMode)
 		default:
 			err = r.Skip()
 		}

@@ -2,8 +2,9 @@ package protocol
 
 import (
 	"errors"
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"hash/crc32"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // ErrMalformedBody is returned when a binary or text body does not have the
@@ -65,9 +66,9 @@ func (w *TopicConfigSerializeWrapper) read(r *fastjson.Reader) error {
 				err = w.MappingDataVersion.read(r)
 			}
 		case "topicconfigtable":
-			w.TopicConfigTable, err = readMap(r, readTopicConfig)
+			w.TopicConfigTable, err = readConcurrentMap(r, readTopicConfig)
 		case "topicqueuemappinginfomap":
-			w.TopicQueueMappingInfoMap, err = readMap(r, readMappingInfo)
+			w.TopicQueueMappingInfoMap, err = readConcurrentMap(r, readMappingInfo)
 		default:
 			err = r.Skip()
 		}

@@ -1,8 +1,9 @@
 package protocol
 
 import (
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"sort"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // QueueData is one broker's queues of a topic.
@@ -35,13 +36,13 @@ func readQueueData(r *fastjson.Reader) (QueueData, error) {
 		case "brokername":
 			q.BrokerName, err = r.Str()
 		case "readqueuenums":
-			q.ReadQueueNums, err = r.Int()
+			q.ReadQueueNums, err = r.IntOr(q.ReadQueueNums)
 		case "writequeuenums":
-			q.WriteQueueNums, err = r.Int()
+			q.WriteQueueNums, err = r.IntOr(q.WriteQueueNums)
 		case "perm":
-			q.Perm, err = r.Int()
+			q.Perm, err = r.IntOr(q.Perm)
 		case "topicsysflag":
-			q.TopicSysFlag, err = r.Int()
+			q.TopicSysFlag, err = r.IntOr(q.TopicSysFlag)
 		default:
 			err = r.Skip()
 		}
@@ -128,7 +129,7 @@ func readBrokerAddrs(r *fastjson.Reader) (BrokerAddrs, error) {
 		return nil, nil
 	}
 	a := BrokerAddrs{}
-	err := r.Object(func(key string) error {
+	err := r.NumberMap(func(key string) error {
 		id, err := r.LongKey(key)
 		if err != nil {
 			return err
@@ -188,7 +189,7 @@ func readBrokerData(r *fastjson.Reader) (BrokerData, error) {
 		case "zonename":
 			b.ZoneName, err = r.Str()
 		case "enableactingmaster":
-			b.EnableActingMaster, err = r.Bool()
+			b.EnableActingMaster, err = r.BoolOr(b.EnableActingMaster)
 		default:
 			err = r.Skip()
 		}
@@ -251,13 +252,13 @@ func readMappingInfo(r *fastjson.Reader) (TopicQueueMappingInfo, error) {
 		case "scope":
 			m.Scope, err = r.Str()
 		case "totalqueues":
-			m.TotalQueues, err = r.Int()
+			m.TotalQueues, err = r.IntOr(m.TotalQueues)
 		case "bname":
 			m.Bname, err = r.Str()
 		case "epoch":
-			m.Epoch, err = r.Long()
+			m.Epoch, err = r.LongOr(m.Epoch)
 		case "dirty":
-			m.Dirty, err = r.Bool()
+			m.Dirty, err = r.BoolOr(m.Dirty)
 		case "curridmap":
 			m.CurrIDMap, err = readIntIntMap(r)
 		default:
@@ -273,7 +274,7 @@ func readIntIntMap(r *fastjson.Reader) (map[int32]int32, error) {
 		return nil, nil
 	}
 	m := map[int32]int32{}
-	err := r.Object(func(key string) error {
+	err := r.NumberMap(func(key string) error {
 		k, err := r.LongKey(key)
 		if err != nil {
 			return err
@@ -370,38 +371,6 @@ func (t *TopicRouteData) readProperty(r *fastjson.Reader, key string) (err error
 		err = r.Skip()
 	}
 	return err
-}
-
-// readList reads an array of objects; null gives nil.
-func readList[T any](r *fastjson.Reader, one func(*fastjson.Reader) (T, error)) ([]T, error) {
-	if r.Null() {
-		return nil, nil
-	}
-	list := []T{}
-	err := r.Array(func() error {
-		v, err := one(r)
-		list = append(list, v)
-		return err
-	})
-	return list, err
-}
-
-// readMap reads an object of objects keyed by strings; null gives nil,
-// and null values are skipped.
-func readMap[T any](r *fastjson.Reader, one func(*fastjson.Reader) (T, error)) (map[string]T, error) {
-	if r.Null() {
-		return nil, nil
-	}
-	m := map[string]T{}
-	err := r.Object(func(key string) error {
-		if r.Null() {
-			return nil
-		}
-		v, err := one(r)
-		m[key] = v
-		return err
-	})
-	return m, err
 }
 
 func readStringListMap(r *fastjson.Reader) (map[string][]string, error) {

@@ -164,21 +164,21 @@ func readSubscriptionGroupConfig(r *fastjson.Reader) (SubscriptionGroupConfig, e
 		case "groupname":
 			c.GroupName, err = r.Str()
 		case "consumeenable":
-			c.ConsumeEnable, err = r.Bool()
+			c.ConsumeEnable, err = r.BoolOr(c.ConsumeEnable)
 		case "consumefromminenable":
-			c.ConsumeFromMinEnable, err = r.Bool()
+			c.ConsumeFromMinEnable, err = r.BoolOr(c.ConsumeFromMinEnable)
 		case "consumebroadcastenable":
-			c.ConsumeBroadcastEnable, err = r.Bool()
+			c.ConsumeBroadcastEnable, err = r.BoolOr(c.ConsumeBroadcastEnable)
 		case "retryqueuenums":
-			c.RetryQueueNums, err = r.Int()
+			c.RetryQueueNums, err = r.IntOr(c.RetryQueueNums)
 		case "retrymaxtimes":
-			c.RetryMaxTimes, err = r.Int()
+			c.RetryMaxTimes, err = r.IntOr(c.RetryMaxTimes)
 		case "brokerid":
-			c.BrokerID, err = r.Long()
+			c.BrokerID, err = r.LongOr(c.BrokerID)
 		case "whichbrokerwhenconsumeslowly":
-			c.WhichBrokerWhenConsumeSlowly, err = r.Long()
+			c.WhichBrokerWhenConsumeSlowly, err = r.LongOr(c.WhichBrokerWhenConsumeSlowly)
 		case "notifyconsumeridschangedenable":
-			c.NotifyConsumerIDsChangedEnable, err = r.Bool()
+			c.NotifyConsumerIDsChangedEnable, err = r.BoolOr(c.NotifyConsumerIDsChangedEnable)
 		default:
 			err = c.read5x(r, key)
 		}
@@ -191,15 +191,15 @@ func readSubscriptionGroupConfig(r *fastjson.Reader) (SubscriptionGroupConfig, e
 func (c *SubscriptionGroupConfig) read5x(r *fastjson.Reader, key string) (err error) {
 	switch fastjson.Property(key) {
 	case "consumemessageorderly":
-		c.ConsumeMessageOrderly, err = r.Bool()
+		c.ConsumeMessageOrderly, err = r.BoolOr(c.ConsumeMessageOrderly)
 	case "groupretrypolicy":
 		if !r.Null() {
 			c.GroupRetryPolicy, err = readGroupRetryPolicy(r)
 		}
 	case "groupsysflag":
-		c.GroupSysFlag, err = r.Int()
+		c.GroupSysFlag, err = r.IntOr(c.GroupSysFlag)
 	case "consumetimeoutminute":
-		c.ConsumeTimeoutMinute, err = r.Int()
+		c.ConsumeTimeoutMinute, err = r.IntOr(c.ConsumeTimeoutMinute)
 	case "subscriptiondataset":
 		c.SubscriptionDataSet, err = readList(r, readSimpleSubscriptionData)
 	case "attributes":
@@ -288,16 +288,8 @@ func readGroupRetryPolicy(r *fastjson.Reader) (GroupRetryPolicy, error) {
 // readRetryPolicyType reads the enum by name or by ordinal, as fastjson
 // does; null gives "".
 func readRetryPolicyType(r *fastjson.Reader) (GroupRetryPolicyType, error) {
-	s, err := r.Str()
-	switch {
-	case err != nil:
-		return "", err
-	case s == "0":
-		return RetryPolicyExponential, nil
-	case s == "1":
-		return RetryPolicyCustomized, nil
-	}
-	return GroupRetryPolicyType(s), nil
+	s, err := r.Enum([]string{string(RetryPolicyExponential), string(RetryPolicyCustomized)})
+	return GroupRetryPolicyType(s), err
 }
 
 func readExponentialRetryPolicy(r *fastjson.Reader) (*ExponentialRetryPolicy, error) {
@@ -305,11 +297,11 @@ func readExponentialRetryPolicy(r *fastjson.Reader) (*ExponentialRetryPolicy, er
 	err := r.Object(func(key string) (err error) {
 		switch fastjson.Property(key) {
 		case "initial":
-			e.Initial, err = r.Long()
+			e.Initial, err = r.LongOr(e.Initial)
 		case "max":
-			e.Max, err = r.Long()
+			e.Max, err = r.LongOr(e.Max)
 		case "multiplier":
-			e.Multiplier, err = r.Long()
+			e.Multiplier, err = r.LongOr(e.Multiplier)
 		default:
 			err = r.Skip()
 		}
@@ -328,7 +320,7 @@ func readCustomizedRetryPolicy(r *fastjson.Reader) (*CustomizedRetryPolicy, erro
 			c.Next = nil
 			return nil
 		}
-		c.Next, err = readList(r, func(r *fastjson.Reader) (int64, error) { return r.Long() })
+		c.Next, err = readScalars(r, r.Long)
 		return err
 	})
 	return c, err
@@ -373,7 +365,7 @@ func readSimpleSubscriptionData(r *fastjson.Reader) (SimpleSubscriptionData, err
 		case "expression":
 			s.Expression, err = r.Str()
 		case "version":
-			s.Version, err = r.Long()
+			s.Version, err = r.LongOr(s.Version)
 		default:
 			err = r.Skip()
 		}
@@ -435,9 +427,9 @@ func DecodeSubscriptionGroupWrapper(data []byte) (*SubscriptionGroupWrapper, err
 					err = w.DataVersion.read(r)
 				}
 			case "subscriptiongrouptable":
-				w.SubscriptionGroupTable, err = readMap(r, readSubscriptionGroupConfig)
+				w.SubscriptionGroupTable, err = readConcurrentMap(r, readSubscriptionGroupConfig)
 			case "forbiddentable":
-				w.ForbiddenTable, err = readMap(r, readStringIntMap)
+				w.ForbiddenTable, err = readConcurrentMap(r, readStringIntMap)
 			default:
 				err = r.Skip()
 			}
@@ -467,7 +459,7 @@ func readStringIntMap(r *fastjson.Reader) (map[string]int32, error) {
 		return nil, nil
 	}
 	m := map[string]int32{}
-	err := r.Object(func(k string) error {
+	err := r.Map(func(k string) error {
 		if r.Null() {
 			return nil
 		}

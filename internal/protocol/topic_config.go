@@ -2,9 +2,10 @@ package protocol
 
 import (
 	"fmt"
-	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"strconv"
 	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 )
 
 // TopicFilterType is the enum TopicFilterType, written by name.
@@ -77,17 +78,17 @@ func readTopicConfig(r *fastjson.Reader) (TopicConfig, error) {
 		case "topicname":
 			c.TopicName, err = r.Str()
 		case "readqueuenums":
-			c.ReadQueueNums, err = r.Int()
+			c.ReadQueueNums, err = r.IntOr(c.ReadQueueNums)
 		case "writequeuenums":
-			c.WriteQueueNums, err = r.Int()
+			c.WriteQueueNums, err = r.IntOr(c.WriteQueueNums)
 		case "perm":
-			c.Perm, err = r.Int()
+			c.Perm, err = r.IntOr(c.Perm)
 		case "topicfiltertype":
 			c.TopicFilterType, err = readFilterType(r)
 		case "topicsysflag":
-			c.TopicSysFlag, err = r.Int()
+			c.TopicSysFlag, err = r.IntOr(c.TopicSysFlag)
 		case "order":
-			c.Order, err = r.Bool()
+			c.Order, err = r.BoolOr(c.Order)
 		case "attributes":
 			c.Attributes, err = r.StringMap()
 		default:
@@ -98,18 +99,11 @@ func readTopicConfig(r *fastjson.Reader) (TopicConfig, error) {
 	return c, err
 }
 
-// readFilterType reads the enum by name or by ordinal, as fastjson does.
+// readFilterType reads the enum by name or by ordinal, as fastjson does
+// (an unknown name is null: "").
 func readFilterType(r *fastjson.Reader) (TopicFilterType, error) {
-	s, err := r.Str()
-	switch {
-	case err != nil:
-		return "", err
-	case s == "0":
-		return SingleTag, nil
-	case s == "1":
-		return MultiTag, nil
-	}
-	return TopicFilterType(s), nil
+	s, err := r.Enum([]string{string(SingleTag), string(MultiTag)})
+	return TopicFilterType(s), err
 }
 
 // AppendLine appends TopicConfig.encode(), the form used inside the
