@@ -6,7 +6,11 @@
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
 #   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
-#   make fuzz              fuzz the frame decoder and the SQL92 parser (FUZZTIME each, default 5m)
+#   make compat-fastjson   the fastjson differential: every body kind through ours and the real
+#                          fastjson of 4.9.7 and 5.3.3 (seeds and FASTJSON_MUTATIONS mutations each)
+#   make fixtures          regenerate every fixture the Java side writes (compat/fixtures.sh)
+#   make fuzz              fuzz the frame decoder, the SQL92 parser and the body reader against
+#                          fastjson (FUZZTIME each, default 5m)
 #   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
 #                          Java broker and ours, in one run, a markdown table with ratios
 #   make gobench           Go benchmarks with allocations
@@ -16,7 +20,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint compat compat-store compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fuzz bench gobench clean
+.PHONY: all build run test unit lint compat compat-store compat-fastjson compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
 
 all: build
 
@@ -48,7 +52,7 @@ unit:
 # differs in places: see compat/README.md).
 GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
 
-compat: build compat-store
+compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 4
@@ -57,6 +61,20 @@ compat: build compat-store
 
 compat-store:
 	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/
+
+# The fastjson differential (internal/protocol/oracle_*_test.go): the seeds
+# of compat/fastjson/seeds (what Java, Go, C++ and Node.js clients write, and
+# fastjson's edge cases) and FASTJSON_MUTATIONS mutations of each, read by
+# ours and by the real classes and fastjson of each Java line; the two must
+# agree but for the differences the test names.
+FASTJSON_MUTATIONS ?= 30
+FASTJSON_ORACLE := RMQGO_FASTJSON_ORACLE=$(CURDIR)/compat/fastjson/run.sh
+
+compat-fastjson:
+	$(FASTJSON_ORACLE) RMQGO_FASTJSON_MUTATIONS=$(FASTJSON_MUTATIONS) $(GO) test -count=1 -v -run TestFastjsonDifferential ./internal/protocol/
+
+fixtures:
+	sh compat/fixtures.sh
 
 # 26 mqadmin commands against the Java servers and ours, side by side, on
 # both lines; fails when a masked output differs (compat/mqadmin-compare.sh,
@@ -76,6 +94,7 @@ compat-reference-5:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./internal/sql92/
+	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/
 
 # Takes a few minutes (PHASE_SECS, default 30 s, per tool and broker); see
 # the header of compat/broker-bench.sh for its settings.
