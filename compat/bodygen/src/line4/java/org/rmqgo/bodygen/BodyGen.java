@@ -1,12 +1,16 @@
-// Writes the 4.9.8 fixtures of ../ with the real RocketMQ 4.9.8 classes
-// (rocketmq-common and rocketmq-remoting 4.9.8, fastjson 1.2.69). Run from
-// this directory, with the 4.9.7 server classpath and the 4.9.8 jars first:
+// Writes the 4.9.8 body fixtures of internal/protocol/testdata/ (*_498.*)
+// with the real RocketMQ 4.9.8 classes (rocketmq-common and rocketmq-remoting
+// 4.9.8 from Maven Central, fastjson 1.2.69_noneautotype). Run by
+// compat/bodygen/gen.sh (profile rmq4):
 //
-//   CP=$(mvn -q -o -f ../../../../compat/reference/pom.xml -Drmq.server.version=4.9.7 \
-//        dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
-//   M=~/.m2/repository/org/apache/rocketmq
-//   CP=$M/rocketmq-common/4.9.8/rocketmq-common-4.9.8.jar:$M/rocketmq-remoting/4.9.8/rocketmq-remoting-4.9.8.jar:$CP
-//   javac -cp "$CP" -d /tmp/fixgen498 Fixtures498.java && java -cp "/tmp/fixgen498:$CP" Fixtures498 ..
+//   java -cp target/line4/classes:<classpath> org.rmqgo.bodygen.BodyGen <dir> [file...]
+//
+// writes the fixtures to <dir>; each further file (a Go-written route, or a
+// register body ending in .zlib) is decoded by Java and printed, to prove
+// Java reads what Go writes. Every value is fixed, so a rerun writes the
+// same bytes.
+package org.rmqgo.bodygen;
+
 import com.alibaba.fastjson.serializer.SerializerFeature;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -17,7 +21,7 @@ import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.protocol.body.*;
 import org.apache.rocketmq.common.protocol.route.*;
 
-public class Fixtures498 {
+public class BodyGen {
     public static void main(String[] args) throws Exception {
         String dir = args[0];
         TopicRouteData r = new TopicRouteData();

@@ -1,9 +1,16 @@
-// Writes the fixtures of ../ with the real RocketMQ 5.3.3 classes and
-// fastjson 1.2.83. Run from this directory:
+// Writes the 5.3.3 body fixtures of internal/protocol/testdata/ (*_533.*)
+// with the real RocketMQ 5.3.3 classes (rocketmq-common, rocketmq-remoting
+// and rocketmq-namesrv 5.3.3 from Maven Central, fastjson 1.2.83). Run by
+// compat/bodygen/gen.sh (profile rmq5):
 //
-//   CP=$(mvn -q -o -f ../../../../compat/reference/pom.xml -Drmq.server.version=5.3.3 \
-//        dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
-//   javac -cp "$CP" -d /tmp/fixgen Fixtures533.java && java -cp "/tmp/fixgen:$CP" Fixtures533 ..
+//   java -cp target/line5/classes:<classpath> org.rmqgo.bodygen.BodyGen <dir> [file...]
+//
+// writes the fixtures to <dir>; each further file (a Go-written route, or a
+// register body ending in .zlib) is decoded by Java and printed, to prove
+// Java reads what Go writes. Every value is fixed, so a rerun writes the
+// same bytes.
+package org.rmqgo.bodygen;
+
 import com.alibaba.fastjson.serializer.SerializerFeature;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -17,7 +24,7 @@ import org.apache.rocketmq.remoting.protocol.body.*;
 import org.apache.rocketmq.remoting.protocol.route.*;
 import org.apache.rocketmq.remoting.protocol.statictopic.*;
 
-public class Fixtures533 {
+public class BodyGen {
     static String dir;
 
     static void write(String name, byte[] data) throws Exception {
@@ -65,6 +72,13 @@ public class Fixtures533 {
         v.setCounter(new java.util.concurrent.atomic.AtomicLong(3));
         v.setStateVersion(2);
         w.setDataVersion(v);
+        // The wrapper's mappingDataVersion is a new DataVersion(), stamped with
+        // the clock. The fixture keeps the stamp of its first run (2026-12-02,
+        // when this code ran as a loose file with no pinned value), so a rerun
+        // writes the same bytes. Only the uncompressed body carries it.
+        DataVersion mv = new DataVersion();
+        mv.setTimestamp(1796219222136L);
+        w.setMappingDataVersion(mv);
         w.getTopicConfigTable().put("TopicTest", topic("TopicTest", 6, 0, false));
         w.getTopicConfigTable().put("TBW102", topic("TBW102", 7, 0, false));
         TopicConfig unit = topic("UnitTopic", 6, 3, true);
