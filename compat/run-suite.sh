@@ -13,13 +13,20 @@
 # MVN_TEST_FLAGS replaces the default Maven flags (-B -ntp), e.g. "-q".
 # RUN_DIR (compat/target/run) is where the servers run and env.sh is written,
 # as for ref-servers.sh.
+# COMPAT_CLIENTS lists the suites of the other clients that run after the
+# Java one, on the same servers: goclient (rocketmq-client-go, compat/goclient),
+# node (ali-ons, compat/node), spring (rocketmq-spring-boot-starter of the
+# client line, compat/spring), python (Apache's C++ client through its Python
+# wrapper, compat/python); default all four, "" for the Java suite alone.
 # Examples:
 #   NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 4
 #   NAMESRV_IMPL=go RMQGO_NAMESRV_BIN=$PWD/bin/rmqgo-namesrv sh compat/run-suite.sh 5
 #   sh compat/run-suite.sh 4 -Dtest=KvConfigTest
 #
-# Last line printed: "compat: N passed, N failed, N skipped" (from the
-# Surefire reports; absent when Maven failed before running any test).
+# Last lines printed: one "<suite>: N passed, N failed, N skipped" per
+# suite of COMPAT_CLIENTS, then "compat: N passed, N failed, N skipped" (the
+# Java suite, from the Surefire reports; a note instead when Maven failed
+# before running any test). The exit status is the first failure's.
 
 set -u
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -65,7 +72,7 @@ status=$?
 printf '\n'
 set -- "$COMPAT_DIR"/target/surefire-reports/TEST-*.xml
 if [ -f "$1" ]; then
-  sed -n 's/.*<testsuite \(.*\)>.*/\1/p' "$@" | awk '
+  java_summary=$(sed -n 's/.*<testsuite \(.*\)>.*/\1/p' "$@" | awk '
     {
       for (i = 1; i <= NF; i++) {
         split($i, kv, "=")
@@ -76,8 +83,33 @@ if [ -f "$1" ]; then
         else if (kv[1] == "skipped") s += kv[2]
       }
     }
-    END { printf "compat: %d passed, %d failed, %d skipped\n", t - f - s, f, s }'
+    END { printf "compat: %d passed, %d failed, %d skipped\n", t - f - s, f, s }')
 else
-  echo "run-suite: no test reports: Maven failed before running tests (see above)"
+  java_summary="run-suite: no test reports: Maven failed before running tests (see above)"
 fi
+
+# The other clients' suites, each ending with its "<suite>: N passed, ..." line.
+summaries=""
+for suite in ${COMPAT_CLIENTS-goclient node spring python}; do
+  case $suite in
+    goclient|node|python) set -- sh "$COMPAT_DIR/$suite/run.sh" ;;
+    spring) set -- sh "$COMPAT_DIR/spring/run.sh" "$CLIENT_LINE" ;;
+    *) echo "run-suite: unknown suite '$suite' in COMPAT_CLIENTS" >&2; status=2; continue ;;
+  esac
+  echo "run-suite: === $suite"
+  out=$RUN_DIR/suite-$suite.out
+  RUN_DIR=$RUN_DIR "$@" >"$out" 2>&1
+  rc=$?
+  cat "$out"
+  line=$(tail -n 1 "$out")
+  case $line in
+    "$suite: "*) ;;
+    *) line="$suite: no summary (exit $rc)" ;;
+  esac
+  summaries="$summaries$line
+"
+  [ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc
+done
+printf '%s' "$summaries"
+echo "$java_summary"
 exit $status
