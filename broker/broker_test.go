@@ -36,6 +36,9 @@ func TestSendThenPullReturnsEveryMessageIntact(t *testing.T) {
 	assert.Equal(t, "3", resp.ExtString("nextBeginOffset"))
 	assert.Equal(t, "3", resp.ExtString("maxOffset"))
 	assert.Equal(t, "0", resp.ExtString("suggestWhichBrokerId"))
+	assert.Equal(t, "FOUND", resp.Remark, "Java's remark: the GetMessageStatus")
+	_, has := resp.Ext("topicSysFlag")
+	assert.False(t, has, "4.x answers no sys flags")
 	recs := decodeRecords(t, resp.Body)
 	require.Len(t, recs, 3)
 	for i, tag := range []string{"TagA", "TagB", "TagC"} {
@@ -46,6 +49,18 @@ func TestSendThenPullReturnsEveryMessageIntact(t *testing.T) {
 		assert.Equal(t, int64(i), r.QueueOffset)
 	}
 	eventually(t, func() bool { _, ok := ns.lastTopics()["T1"]; return ok }, "the auto-created topic is registered")
+}
+
+func TestLine5PullAnswersTheSysFlags(t *testing.T) {
+	b := startLineBroker(t, testConfigs(t.TempDir(), ""), protocol.Line5)
+	c := newClient(t, nil)
+	invoke(t, c, b.Addr(), withBody(sendRequest("T5", 0, []byte("a"), nil), []byte("a")))
+	dispatched(t, b)
+	resp := invoke(t, c, b.Addr(), pullRequest("G5", "T5", 0, 1, "*", pullFlagSubscription, 0))
+	assert.Equal(t, int32(remoting.PullNotFound), resp.Code)
+	assert.Equal(t, "OFFSET_OVERFLOW_ONE", resp.Remark)
+	assert.Equal(t, "0", resp.ExtString("topicSysFlag"))
+	assert.Equal(t, "0", resp.ExtString("groupSysFlag"))
 }
 
 func TestSendToUnknownTopicWithoutAutoCreateIsTopicNotExist(t *testing.T) {

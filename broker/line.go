@@ -126,6 +126,10 @@ func (l line) storesWait() bool { return l.five() }
 // separator (5.x); 4.9.8 drops the last one.
 func (l line) keepsLastPropertySeparator() bool { return l.five() }
 
+// answersPullSysFlags: a pull's answer carries the topic's and the group's
+// sys flags (5.x).
+func (l line) answersPullSysFlags() bool { return l.five() }
+
 // checkNamesHalfTopic: CHECK_TRANSACTION_STATE carries the half message's
 // topic and the broker name (5.x).
 func (l line) checkNamesHalfTopic() bool { return l.five() }

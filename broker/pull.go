@@ -9,7 +9,8 @@ package broker
 // expressionType.
 //
 // Response header: suggestWhichBrokerId, nextBeginOffset, minOffset,
-// maxOffset. Codes: SUCCESS with the stored records as the body (sent
+// maxOffset (5.x also topicSysFlag, groupSysFlag); the remark is the
+// store's GetMessageStatus name (FOUND, NO_MATCHED_MESSAGE...). Codes: SUCCESS with the stored records as the body (sent
 // straight from the mapped commitlog), PULL_NOT_FOUND, PULL_RETRY_IMMEDIATELY,
 // PULL_OFFSET_MOVED, or the permission and subscription errors with Java's
 // remarks. A pull that finds nothing and carries the suspend flag is parked
@@ -136,8 +137,14 @@ func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *rem
 	resp.SetExt("minOffset", itoa(res.MinOffset))
 	resp.SetExt("maxOffset", itoa(res.MaxOffset))
 	resp.SetExt("suggestWhichBrokerId", itoa(suggestBroker(gc, res, set)))
+	if s.line.answersPullSysFlags() {
+		tc, _ := s.topics.get(h.topic)
+		resp.SetExt("topicSysFlag", itoa(tc.TopicSysFlag))
+		resp.SetExt("groupSysFlag", itoa(gc.GroupSysFlag))
+	}
 	code := pullStatusCode(res.Status, h.queueOffset)
 	resp.Code = int32(code)
+	resp.SetRemark(res.Status.String())
 	if code == remoting.PullOffsetMoved {
 		s.offsetMovedEvent(h, res.NextBeginOffset)
 		s.log.Warn("PULL_OFFSET_MOVED:correction offset", zap.String("group", h.group), zap.String("topic", h.topic),

@@ -328,7 +328,20 @@ func (r *Reader) anyValue() (any, error) {
 		return nil, nil
 	}
 	tok, err := r.bareToken()
-	return numberText(tok), err
+	return parsedNumberText(tok), err
+}
+
+// parsedNumberText is the text of a number inside a JSONObject or
+// JSONArray, which fastjson parsed to an Integer, Long or BigInteger
+// (leading zeros gone) or a BigDecimal.
+func parsedNumberText(tok string) string {
+	t := strings.TrimRight(strings.TrimPrefix(tok, "+"), "LSBFD")
+	if decimalString.MatchString(t) {
+		if i, ok := new(big.Int).SetString(t, 10); ok {
+			return i.String()
+		}
+	}
+	return numberText(tok)
 }
 
 // quotedText marks a string read by anyValue, to be written quoted.
