@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -89,6 +90,9 @@ func compareOne(tb testing.TB, o *oracle, kind string, body []byte) string {
 	mine, err := k.decode(body, o.line)
 	w.to = now()
 	java, qerr := o.read(kind, body)
+	if errors.Is(qerr, errOracleHung) {
+		return "" // nothing to compare with: Java's broker would hang a worker on it
+	}
 	if qerr != nil {
 		tb.Fatal(qerr)
 	}

@@ -19,6 +19,7 @@ import (
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,12 +32,20 @@ import (
 
 // oracle is one running compat/fastjson process of a line.
 type oracle struct {
-	line int
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Reader
-	mu   sync.Mutex
+	line   int
+	script string
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan string // the process's output lines
 }
+
+// oracleTimeout is how long one answer may take: fastjson hangs on some
+// inputs (the fuzzer finds them), and the process is started afresh.
+const oracleTimeout = 20 * time.Second
+
+// errOracleHung is a body fastjson did not answer within oracleTimeout.
+var errOracleHung = errors.New("fastjson did not answer (its parser hangs on this body)")
 
 // startOracle starts the oracle of line; the test is skipped when
 // RMQGO_FASTJSON_ORACLE is not set.
@@ -46,22 +55,52 @@ func startOracle(tb testing.TB, line int) *oracle {
 	if script == "" {
 		tb.Skip("RMQGO_FASTJSON_ORACLE is not set (sh compat/fastjson/run.sh; make compat-fastjson runs this)")
 	}
-	cmd := exec.Command("sh", script, fmt.Sprint(line))
+	o := &oracle{line: line, script: script}
+	if err := o.start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(o.stop)
+	return o
+}
+
+// start runs the process and a goroutine that passes its lines on.
+func (o *oracle) start() error {
+	cmd := exec.Command("sh", o.script, fmt.Sprint(o.line))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		tb.Fatal(err)
+		return err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		tb.Fatal(err)
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
+		return err
 	}
-	o := &oracle{line: line, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
-	tb.Cleanup(func() { _ = in.Close(); _ = cmd.Wait() })
-	return o
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		r := bufio.NewReaderSize(out, 1<<20)
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			lines <- l
+		}
+	}()
+	o.cmd, o.in, o.lines = cmd, in, lines
+	return nil
+}
+
+// stop ends the process.
+func (o *oracle) stop() {
+	_ = o.in.Close()
+	if o.cmd.Process != nil {
+		_ = o.cmd.Process.Kill()
+	}
+	_ = o.cmd.Wait()
 }
 
 // answer is what the oracle said of one body.
@@ -78,9 +117,19 @@ func (o *oracle) read(kind string, body []byte) (answer, error) {
 	if _, err := fmt.Fprintf(o.in, "%s\t%s\n", kind, base64.StdEncoding.EncodeToString(body)); err != nil {
 		return answer{}, err
 	}
-	line, err := o.out.ReadString('\n')
-	if err != nil {
-		return answer{}, fmt.Errorf("oracle line %d: %w", o.line, err)
+	var line string
+	select {
+	case l, ok := <-o.lines:
+		if !ok {
+			return answer{}, fmt.Errorf("oracle line %d: the process ended", o.line)
+		}
+		line = l
+	case <-time.After(oracleTimeout):
+		o.stop()
+		if err := o.start(); err != nil {
+			return answer{}, err
+		}
+		return answer{}, errOracleHung
 	}
 	status, text, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
 	if status != "ok" {
