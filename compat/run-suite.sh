@@ -67,26 +67,7 @@ rm -rf "$COMPAT_DIR/target/surefire-reports"
 "$MVN" ${MVN_TEST_FLAGS:--B -ntp} -Dstyle.color=never -f "$COMPAT_DIR/pom.xml" $profile test "$@"
 status=$?
 
-# One summary line from the Surefire reports, on a line of its own (Debian's
-# Maven 3.8 ends its output with colour resets and no newline, even with -B).
-printf '\n'
-set -- "$COMPAT_DIR"/target/surefire-reports/TEST-*.xml
-if [ -f "$1" ]; then
-  java_summary=$(sed -n 's/.*<testsuite \(.*\)>.*/\1/p' "$@" | awk '
-    {
-      for (i = 1; i <= NF; i++) {
-        split($i, kv, "=")
-        gsub(/"/, "", kv[2])
-        if (kv[1] == "tests") t += kv[2]
-        else if (kv[1] == "failures") f += kv[2]
-        else if (kv[1] == "errors") f += kv[2]
-        else if (kv[1] == "skipped") s += kv[2]
-      }
-    }
-    END { printf "compat: %d passed, %d failed, %d skipped\n", t - f - s, f, s }')
-else
-  java_summary="run-suite: no test reports: Maven failed before running tests (see above)"
-fi
+java_summary=$(sh "$COMPAT_DIR/surefire-summary.sh" compat "$COMPAT_DIR/target/surefire-reports")
 
 # The other clients' suites, each ending with its "<suite>: N passed, ..." line.
 summaries=""

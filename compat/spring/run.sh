@@ -44,24 +44,6 @@ rm -rf "$SPRING_DIR/target/surefire-reports"
 "$MVN" ${MVN_TEST_FLAGS:--B -ntp} -Dstyle.color=never -f "$SPRING_DIR/pom.xml" $profile test "$@"
 status=$?
 
-# The summary on a line of its own (Maven may end without a newline).
-printf '\n'
-set -- "$SPRING_DIR"/target/surefire-reports/TEST-*.xml
-if [ -f "$1" ]; then
-  sed -n 's/.*<testsuite \(.*\)>.*/\1/p' "$@" | awk '
-    {
-      for (i = 1; i <= NF; i++) {
-        split($i, kv, "=")
-        gsub(/"/, "", kv[2])
-        if (kv[1] == "tests") t += kv[2]
-        else if (kv[1] == "failures") f += kv[2]
-        else if (kv[1] == "errors") f += kv[2]
-        else if (kv[1] == "skipped") s += kv[2]
-      }
-    }
-    END { printf "spring: %d passed, %d failed, %d skipped\n", t - f - s, f, s }'
-else
-  echo "spring: 0 passed, 1 failed, 0 skipped (no test reports: Maven failed before running tests, see above)"
-  [ $status -eq 0 ] && status=1
-fi
+summary=$(sh "$SPRING_DIR/../surefire-summary.sh" spring "$SPRING_DIR/target/surefire-reports") || { [ $status -eq 0 ] && status=1; }
+echo "$summary"
 exit $status

@@ -24,25 +24,20 @@ type LockBatchRequestBody struct {
 // DecodeLockBatchRequestBody reads a LOCK_BATCH_MQ or UNLOCK_BATCH_MQ body.
 func DecodeLockBatchRequestBody(data []byte) (*LockBatchRequestBody, error) {
 	b := &LockBatchRequestBody{}
-	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
-		if r.Null() {
-			return nil
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		switch prop {
+		case "consumergroup":
+			b.ConsumerGroup, err = r.Str()
+		case "clientid":
+			b.ClientID, err = r.Str()
+		case "onlythisbroker":
+			b.OnlyThisBroker, err = r.BoolOr(b.OnlyThisBroker)
+		case "mqset":
+			b.MQSet, err = readArray(r, readMessageQueue)
+		default:
+			err = r.Skip()
 		}
-		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
-			case "consumergroup":
-				b.ConsumerGroup, err = r.Str()
-			case "clientid":
-				b.ClientID, err = r.Str()
-			case "onlythisbroker":
-				b.OnlyThisBroker, err = r.BoolOr(b.OnlyThisBroker)
-			case "mqset":
-				b.MQSet, err = readArray(r, readMessageQueue)
-			default:
-				err = r.Skip()
-			}
-			return err
-		})
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -62,29 +57,24 @@ type CheckClientRequestBody struct {
 // DecodeCheckClientRequestBody reads a CHECK_CLIENT_CONFIG body.
 func DecodeCheckClientRequestBody(data []byte) (*CheckClientRequestBody, error) {
 	b := &CheckClientRequestBody{}
-	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
-		if r.Null() {
-			return nil
-		}
-		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
-			case "clientid":
-				b.ClientID, err = r.Str()
-			case "group":
-				b.Group, err = r.Str()
-			case "subscriptiondata":
-				if r.Null() {
-					b.SubscriptionData = nil
-					return nil
-				}
-				var s SubscriptionData
-				s, err = readSubscriptionData(r)
-				b.SubscriptionData = &s
-			default:
-				err = r.Skip()
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		switch prop {
+		case "clientid":
+			b.ClientID, err = r.Str()
+		case "group":
+			b.Group, err = r.Str()
+		case "subscriptiondata":
+			if r.Null() {
+				b.SubscriptionData = nil
+				return nil
 			}
-			return err
-		})
+			var s SubscriptionData
+			s, err = readSubscriptionData(r)
+			b.SubscriptionData = &s
+		default:
+			err = r.Skip()
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err

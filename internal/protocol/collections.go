@@ -14,6 +14,18 @@ package protocol
 
 import "github.com/rmqgo/rmqgo/internal/fastjson"
 
+// decodeBean reads data as one bean: fn gets each property by its
+// normalized name (fastjson.Property), positioned before the value; a null
+// body reads nothing.
+func decodeBean(data []byte, fn func(r *fastjson.Reader, prop string) error) error {
+	return fastjson.Decode(data, func(r *fastjson.Reader) error {
+		if r.Null() {
+			return nil
+		}
+		return r.Object(func(key string) error { return fn(r, fastjson.Property(key)) })
+	})
+}
+
 // readList reads a List or Set of beans; null gives nil.
 func readList[T any](r *fastjson.Reader, one func(*fastjson.Reader) (T, error)) ([]T, error) {
 	if r.Null() {

@@ -107,23 +107,18 @@ func (e *ElementError) Unwrap() error { return e.Err }
 func DecodeHeartbeatData(data []byte) (*HeartbeatData, error) {
 	hb := &HeartbeatData{}
 	var bad []error
-	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
-		if r.Null() {
-			return nil
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		switch prop {
+		case "clientid":
+			hb.ClientID, err = r.Str()
+		case "consumerdataset":
+			hb.ConsumerDataSet, bad, err = readTolerantList(r, "consumerDataSet", readConsumerData, bad)
+		case "producerdataset":
+			hb.ProducerDataSet, bad, err = readTolerantList(r, "producerDataSet", readProducerData, bad)
+		default:
+			err = r.Skip()
 		}
-		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
-			case "clientid":
-				hb.ClientID, err = r.Str()
-			case "consumerdataset":
-				hb.ConsumerDataSet, bad, err = readTolerantList(r, "consumerDataSet", readConsumerData, bad)
-			case "producerdataset":
-				hb.ProducerDataSet, bad, err = readTolerantList(r, "producerDataSet", readProducerData, bad)
-			default:
-				err = r.Skip()
-			}
-			return err
-		})
+		return err
 	})
 	if err != nil {
 		return nil, err

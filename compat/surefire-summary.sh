@@ -1,0 +1,27 @@
+#!/bin/sh
+# Prints "<name>: N passed, N failed, N skipped" from the Surefire reports in
+# DIR, on a line of its own (Debian's Maven 3.8 may end its output without a
+# newline); with no report, a line that says Maven failed before the tests,
+# and exit status 1 (POSIX sh).
+#
+#   sh compat/surefire-summary.sh NAME DIR
+set -u
+name=$1 dir=$2
+printf '\n'
+set -- "$dir"/TEST-*.xml
+if [ ! -f "$1" ]; then
+  echo "$name: 0 passed, 1 failed, 0 skipped (no test reports: Maven failed before running tests, see above)"
+  exit 1
+fi
+sed -n 's/.*<testsuite \(.*\)>.*/\1/p' "$@" | awk -v name="$name" '
+  {
+    for (i = 1; i <= NF; i++) {
+      split($i, kv, "=")
+      gsub(/"/, "", kv[2])
+      if (kv[1] == "tests") t += kv[2]
+      else if (kv[1] == "failures") f += kv[2]
+      else if (kv[1] == "errors") f += kv[2]
+      else if (kv[1] == "skipped") s += kv[2]
+    }
+  }
+  END { printf "%s: %d passed, %d failed, %d skipped\n", name, t - f - s, f, s }'
