@@ -372,8 +372,9 @@ func (r *Reader) skipArray() error {
 }
 
 // bareValue is what fastjson's parser takes unquoted: a number or one of
-// its literals.
-var bareValue = regexp.MustCompile(`^(true|false|null|undefined|NaN|[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[LSBFD]?)$`)
+// its literals. A number starts with a digit or a sign: -.5 is a number,
+// .5 a syntax error.
+var bareValue = regexp.MustCompile(`^(true|false|null|undefined|NaN|([+-]?\d+\.?\d*|[+-]\.\d+)([eE][+-]?\d+)?[LSBFD]?)$`)
 
 // skipBare consumes a bare value, or new Date(n).
 func (r *Reader) skipBare() error {

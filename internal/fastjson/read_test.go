@@ -67,10 +67,14 @@ func TestBooleansEnumsAndStrings(t *testing.T) {
 		assert.ErrorIs(t, err, ErrMalformed, in)
 	}
 	for in, want := range map[string]string{`1e3`: "1E+3", `+5`: "5", `01`: "01", `1e-3`: "0.001", `true`: "true",
-		`NaN`: "", `[1, 2]`: `[1,2]`, `[00,+1.50,1e3]`: `[0,1.50,1E+3]`, `{"b":1,"a":{"c":null}}`: `{"a":{},"b":1}`, `"a` + "\xe5\xae" + `"`: "a\uFFFD"} {
+		`NaN`: "", `-.5`: "-0.5", `+.5`: "0.5", `[1, 2]`: `[1,2]`, `[00,+1.50,1e3]`: `[0,1.50,1E+3]`, `{"b":1,"a":{"c":null}}`: `{"a":{},"b":1}`, `"a` + "\xe5\xae" + `"`: "a\uFFFD"} {
 		got, err := readOne(t, in, func(r *Reader) (string, error) { return r.Str() })
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{`.5`, `-.`, `[.5]`, `{"a":.5}`} { // a number starts with a digit or a sign
+		_, err := readOne(t, in, func(r *Reader) (string, error) { return r.Str() })
+		assert.ErrorIs(t, err, ErrMalformed, in)
 	}
 }
 
