@@ -44,13 +44,14 @@ unit:
 
 # The suite against this project's name server and broker, then this name
 # server with the reference Java broker, on both client lines; each run also
-# runs the other clients' suites (Go, Node.js, Spring, C++; COMPAT_CLIENTS).
-# In each run StoreHandoverTest restarts broker-a as the other
-# implementation on the same store and back (COMPAT_HANDOVER_IMPL). Before
-# them compat-store: the Java store code (rocketmq-store 4.9.7 and 5.3.3)
-# reads a store this project wrote, record by record; and compat-fastjson. Last, mqadmin's 26 common commands against the
-# Java servers and ours on the 4.x line, outputs diffed (the 5.x line still
-# differs in places: see compat/README.md).
+# runs the other clients' suites (Go, Node.js, Spring, and Python on the C++
+# client's core; COMPAT_CLIENTS). In each run StoreHandoverTest restarts
+# broker-a as the other implementation on the same store and back
+# (COMPAT_HANDOVER_IMPL). Before them compat-store: the Java store code
+# (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
+# by record; and compat-fastjson. Last, mqadmin's 26 common commands against
+# the Java servers and ours on the 4.x line, outputs diffed (both lines:
+# make compat-mqadmin, outside CI for time).
 GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
 
 compat: build compat-store compat-fastjson

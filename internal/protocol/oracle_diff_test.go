@@ -243,6 +243,8 @@ func knownDifference(line int, body []byte, mismatch string, mutated bool) strin
 		return "5.x reads true/false into an AtomicLong (DataVersion) as 1/0; 4.x, and ours, refuse it"
 	case strings.Contains(mismatch, "parseLong error, field : "):
 		return "5.x refuses an object among the numbers of a list; 4.x, and ours, read it as null"
+	case strings.Contains(mismatch, "groupRetryPolicy: ours an object, Java <nil>"):
+		return "5.x sets a null groupRetryPolicy (until a restart reads the default back); ours keeps the default policy"
 	}
 	return ""
 }

@@ -193,6 +193,8 @@ func (c *SubscriptionGroupConfig) read5x(r *fastjson.Reader, key string) (err er
 	case "consumemessageorderly":
 		c.ConsumeMessageOrderly, err = r.BoolOr(c.ConsumeMessageOrderly)
 	case "groupretrypolicy":
+		// 5.x sets null and writes the group without a policy, which
+		// reads back as the default: ours keeps the default at once.
 		if !r.Null() {
 			c.GroupRetryPolicy, err = readGroupRetryPolicy(r)
 		}
