@@ -276,7 +276,7 @@ var syntaxError = regexp.MustCompile(`expected|unexpected|bad escape|illegal ide
 // carry twice, in any case.
 func namesTwice(body []byte) bool {
 	lower := bytes.ToLower(body)
-	for _, name := range []string{"clientid", "groupname", "topic", "consumergroup", "counter", "brokername"} {
+	for _, name := range []string{"clientid", "groupname", "topic", "consumergroup", "counter", "brokername", "queueid"} {
 		if bytes.Count(lower, []byte(name)) > 1 && bytes.Count(lower, []byte(name+`"`))+bytes.Count(lower, []byte(name+`:`)) > 1 {
 			return true
 		}
