@@ -23,7 +23,7 @@
 #   sh compat/broker-bench.sh
 #   PHASE_SECS=60 THREADS=16 sh compat/broker-bench.sh
 #   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh compat/broker-bench.sh
-#   RUN_DIR=/tmp/benchB NAMESRV_PORT=39876 BROKER_PORT=40911 BROKER_B_PORT=41911 sh compat/broker-bench.sh
+#   RUN_DIR=/tmp/benchB NAMESRV_PORT=29876 BROKER_PORT=30911 BROKER_B_PORT=31911 sh compat/broker-bench.sh
 #
 # Environment (defaults in brackets):
 #   PHASE_SECS [30]  how long each producer sends

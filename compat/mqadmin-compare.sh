@@ -12,7 +12,7 @@
 #
 # For each side (java, then go) it starts a name server and broker-a with
 # compat/ref-servers.sh (COMPAT_BROKER_B=0, RUN_DIR under the output dir,
-# first-choice ports MQA_NAMESRV_PORT 35876 and MQA_BROKER_PORT 36911),
+# first-choice ports MQA_NAMESRV_PORT 25876 and MQA_BROKER_PORT 26911),
 # builds the same state and runs the same commands in the same order:
 #
 #   topic MqaTopic (4 queues), 4 messages with keys mqaKey0..3 and tag TagA,
@@ -112,12 +112,12 @@ run_side() {
   log "$side: starting servers (line $LINE)"
   if [ "$side" = java ]; then
     RUN_DIR=$RUN_DIR NAMESRV_IMPL=java BROKER_IMPL=java COMPAT_BROKER_B=0 \
-      NAMESRV_PORT=${MQA_NAMESRV_PORT:-35876} BROKER_PORT=${MQA_BROKER_PORT:-36911} \
+      NAMESRV_PORT=${MQA_NAMESRV_PORT:-25876} BROKER_PORT=${MQA_BROKER_PORT:-26911} \
       sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >"$dir/setup-servers.out" 2>&1
   else
     RUN_DIR=$RUN_DIR NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 \
       RMQGO_NAMESRV_BIN=$ROOT/bin/rmqgo-namesrv RMQGO_BROKER_BIN=$ROOT/bin/rmqgo-broker \
-      NAMESRV_PORT=${MQA_NAMESRV_PORT:-35876} BROKER_PORT=${MQA_BROKER_PORT:-36911} \
+      NAMESRV_PORT=${MQA_NAMESRV_PORT:-25876} BROKER_PORT=${MQA_BROKER_PORT:-26911} \
       sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >"$dir/setup-servers.out" 2>&1
   fi || { log "$side: servers did not start; see $dir/setup-servers.out"; cat "$dir/setup-servers.out" >&2; return 1; }
   # shellcheck disable=SC1091

@@ -17,7 +17,10 @@
 #
 # Ports: NAMESRV_PORT (19876), BROKER_PORT (20911), BROKER_B_PORT (21911) are
 # the first choices; a port that is taken moves on by 10 until one is free
-# (a broker needs listenPort-2, listenPort and listenPort+1).
+# (a broker needs listenPort-2, listenPort and listenPort+1). First choices
+# stay below Linux's ephemeral range (32768-60999): there an outgoing
+# connection can take a port between this check and the bind (the Java
+# broker binds its HA port, listenPort+1, seconds after it starts).
 #
 # bindAddress=127.0.0.1 keeps the 5.x servers on loopback; 4.9.7 has no such
 # key (it ignores it) and binds every interface, as does the 5.x broker's HA
