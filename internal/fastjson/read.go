@@ -181,9 +181,14 @@ const (
 	nameKeys keyKind = iota
 	// numberKeys: an Integer- or Long-keyed map's, also bare numbers.
 	numberKeys
-	// anyKeys: a JSONObject's or a MessageQueue-keyed map's, also objects
-	// and arrays (passed on as their raw text).
+	// anyKeys: a JSONObject's, also objects and arrays (passed on as
+	// their raw text).
 	anyKeys
+	// beanKeys: a MessageQueue-keyed map's, keys as anyKeys; fastjson's
+	// MapDeserializer reads these and, unlike its JSONObject and bean
+	// readers, takes no empty member: a leading or doubled comma fails
+	// (a trailing one does not).
+	beanKeys
 )
 
 // Object reads a bean, calling fn with each property name positioned
@@ -197,8 +202,11 @@ func (r *Reader) Map(fn func(key string) error) error { return r.object(fn, name
 // NumberMap reads a map with Integer or Long keys ({0:"a"}).
 func (r *Reader) NumberMap(fn func(key string) error) error { return r.object(fn, numberKeys) }
 
-// AnyMap reads a map whose keys may be objects (MessageQueue keys).
+// AnyMap reads a JSONObject: keys may be objects or arrays.
 func (r *Reader) AnyMap(fn func(key string) error) error { return r.object(fn, anyKeys) }
+
+// BeanKeyMap reads a map whose keys are beans ({{MessageQueue}:5}).
+func (r *Reader) BeanKeyMap(fn func(key string) error) error { return r.object(fn, beanKeys) }
 
 func (r *Reader) object(fn func(key string) error, keys keyKind) error {
 	if r.Peek() != '{' {
@@ -209,7 +217,7 @@ func (r *Reader) object(fn func(key string) error, keys keyKind) error {
 	}
 	r.pos++
 	for {
-		for keys != numberKeys && r.Peek() == ',' {
+		for (keys == nameKeys || keys == anyKeys) && r.Peek() == ',' {
 			r.pos++
 		}
 		if r.Peek() == '}' {
@@ -240,7 +248,7 @@ func (r *Reader) member(fn func(key string) error, keys keyKind) error {
 	switch c := r.Peek(); {
 	case c == '"' || c == '\'' || isIdentifierStart(c):
 	case keys == numberKeys && (c == '-' || c == '+' || c >= '0' && c <= '9'):
-	case keys == anyKeys:
+	case keys == anyKeys || keys == beanKeys:
 	default:
 		return r.Fail("illegal identifier")
 	}

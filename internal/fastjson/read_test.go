@@ -95,6 +95,13 @@ func TestStructureAsFastjsonTakesIt(t *testing.T) {
 		return r.NumberMap(func(k string) error { _, err := r.LongKey(k); r.Skip(); return err })
 	})
 	assert.NoError(t, err, "Integer keys may be bare numbers")
+	beanKeys := func(in string) error {
+		return Decode([]byte(in), func(r *Reader) error { return r.BeanKeyMap(func(string) error { return r.Skip() }) })
+	}
+	assert.NoError(t, beanKeys(`{{"queueId":1}:5,}`), "a trailing comma")
+	for _, in := range []string{`{,}`, `{,{"queueId":1}:5}`, `{{"queueId":1}:5,,{"queueId":2}:6}`} {
+		assert.ErrorIs(t, beanKeys(in), ErrMalformed, "MapDeserializer takes no empty member: %s", in)
+	}
 }
 
 func TestNullKeyAndRefsAreVisible(t *testing.T) {

@@ -219,7 +219,7 @@ func readQueueOffsets(r *fastjson.Reader) (map[MessageQueue]int64, error) {
 	if r.Null() {
 		return m, nil
 	}
-	err := r.AnyMap(func(key string) error {
+	err := r.BeanKeyMap(func(key string) error {
 		q, err := parseMessageQueue(key)
 		if err != nil {
 			return err
