@@ -40,6 +40,10 @@ const (
 	maxArrayDepth = 513
 )
 
+// eoi is the character fastjson's lexer takes as the end of its input
+// (JSONLexer.EOI).
+const eoi = 0x1A
+
 // Reader is a pull parser for the lenient JSON fastjson reads.
 type Reader struct {
 	data       []byte
@@ -276,7 +280,12 @@ func (r *Reader) NullKey() bool { return r.nullKey }
 func (r *Reader) key(keys keyKind) (string, error) {
 	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
-		return r.quoted()
+		start := r.pos
+		key, err := r.quoted()
+		if err == nil && bytes.IndexByte(r.data[start:r.pos], eoi) >= 0 {
+			return "", r.Fail("unclosed string (fastjson reads a raw 0x1A in a key as the end of the input)")
+		}
+		return key, err
 	case c == '{' || c == '[':
 		start := r.pos
 		if err := r.Skip(); err != nil {
