@@ -49,6 +49,7 @@ type topicAdmin struct {
 func (a *topicAdmin) updateAndCreateTopic(req *remoting.Request) *remoting.Command {
 	cmd := req.Cmd
 	topic := cmd.ExtString("topic")
+	a.log.Info("updateAndCreateTopic called", zap.String("topic", topic), zap.String("client", req.Ch.RemoteAddr()))
 	if f := a.refuseTopicChange(topic, false); f != nil {
 		return a.replyFailure(cmd, f)
 	}
@@ -169,6 +170,7 @@ func (a *topicAdmin) refuseTopicChange(topic string, deleting bool) *failure {
 // deleteTopicInBroker serves DELETE_TOPIC_IN_BROKER.
 func (a *topicAdmin) deleteTopicInBroker(req *remoting.Request) *remoting.Command {
 	topic := req.Cmd.ExtString("topic")
+	a.log.Info("deleteTopic called", zap.String("topic", topic), zap.String("client", req.Ch.RemoteAddr()))
 	if f := a.refuseTopicChange(topic, true); f != nil {
 		return a.replyFailure(req.Cmd, f)
 	}

@@ -15,7 +15,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/remoting"
-	"github.com/rmqgo/rmqgo/store"
 )
 
 // offsetStore is what the offset codes need of the store: a queue's
@@ -120,8 +119,9 @@ func (s *offsetService) queueOffsetAnswer(field string, fn func(string, int32) i
 	}
 }
 
-// searchOffsetByTimestamp serves SEARCH_OFFSET_BY_TIMESTAMP (the 5.x
-// boundaryType "upper" selects the last offset at the time).
+// searchOffsetByTimestamp serves SEARCH_OFFSET_BY_TIMESTAMP as the line's
+// store answers it (line.timeSearch: 4.x the nearest message, 5.x its
+// boundaryType).
 func (s *offsetService) searchOffsetByTimestamp(req *remoting.Request) *remoting.Command {
 	topic, q, err := queueHeader(req.Cmd)
 	if err != nil {
@@ -131,11 +131,8 @@ func (s *offsetService) searchOffsetByTimestamp(req *remoting.Request) *remoting
 	if err != nil {
 		return s.replyHeaderError(req.Cmd, err)
 	}
-	boundary := store.Lower
-	if req.Cmd.ExtString("boundaryType") == "UPPER" {
-		boundary = store.Upper
-	}
+	rule := s.line.timeSearch(req.Cmd.ExtString("boundaryType"))
 	resp := s.replyOK(req.Cmd)
-	resp.SetExt("offset", itoa(s.store.OffsetByTime(topic, q, ts, boundary)))
+	resp.SetExt("offset", itoa(s.store.OffsetByTime(topic, q, ts, rule)))
 	return resp
 }

@@ -17,7 +17,7 @@ package broker
 //     keeps the discarded half messages in TRANS_CHECK_MAX_TIME_TOPIC, and
 //     writes no OFFSET_MOVED_EVENT;
 //   - offsets: where a new group starts (startsFromZero), server-side
-//     offset resets;
+//     offset resets, how a time finds an offset (timeSearch);
 //   - topics and groups: 5.x's built-in and system topics, attributes,
 //     INVALID_PARAMETER for a refused topic change, the group-delete flag
 //     name, an empty group body refused, no slave check on group changes,
@@ -30,9 +30,12 @@ package broker
 // (protocol.Line, which line embeds and passes to the encoders).
 
 import (
+	"strings"
+
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/sql92"
 	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
 )
 
 // line is the broker's release line.
@@ -152,6 +155,20 @@ func (l line) startsFromZero(found, inMemory bool) bool {
 		return found && inMemory
 	}
 	return !found || inMemory
+}
+
+// timeSearch is how a time finds a queue offset (SEARCH_OFFSET_BY_TIMESTAMP,
+// resets by time): 4.x takes the message nearest the time and knows no
+// boundary; 5.x reads the request's boundaryType as BoundaryType.getType
+// does ("upper" in any case is UPPER, anything else LOWER).
+func (l line) timeSearch(boundaryType string) store.TimeSearch {
+	switch {
+	case !l.five():
+		return store.Nearest
+	case strings.EqualFold(boundaryType, "upper"):
+		return store.Upper
+	}
+	return store.Lower
 }
 
 // resetsOffsetsOnServer: INVOKE_BROKER_TO_RESET_OFFSET resets the offsets

@@ -32,7 +32,6 @@ import (
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
-	"github.com/rmqgo/rmqgo/store"
 )
 
 // resetHeader is ResetOffsetRequestHeader.
@@ -140,13 +139,13 @@ func (s *offsetService) resetOffsetOnServer(req *remoting.Request, h resetHeader
 	return resp
 }
 
-// offsetAtTime is the queue offset of a time (the end for -1), as
-// getOffsetInQueueByTime finds it.
+// offsetAtTime is the queue offset of a time (the end for -1), as the
+// line's getOffsetInQueueByTime finds it (5.x: LOWER), 0 for below.
 func (s *offsetService) offsetAtTime(topic string, q int32, ts int64) int64 {
 	if ts == -1 {
 		return s.store.MaxOffset(topic, q)
 	}
-	return max(s.store.OffsetByTime(topic, q, ts, store.Lower), 0)
+	return max(s.store.OffsetByTime(topic, q, ts, s.line.timeSearch("")), 0)
 }
 
 // queueRef is a queue of this broker.

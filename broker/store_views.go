@@ -31,7 +31,7 @@ type queueWalker interface {
 type queueTimes interface {
 	StoreTimeAt(topic string, queueID int32, offset int64) int64
 	EarliestMessageTime(topic string, queueID int32) int64
-	OffsetByTime(topic string, queueID int32, ts int64, b store.Boundary) int64
+	OffsetByTime(topic string, queueID int32, ts int64, rule store.TimeSearch) int64
 }
 
 // sendStore is what the send path needs: puts, one or a batch, the

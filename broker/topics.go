@@ -180,9 +180,20 @@ func (t *topicTable) isSystem(topic string) bool {
 
 // put adds or replaces a topic, bumps the version and persists. It
 // reports whether the table changed.
+//
+// As TopicConfigManager.updateTopicConfig it logs "create new topic" or
+// "update topic config" with the old and new config (also when nothing
+// changed, which 4.x logs the same way).
 func (t *topicTable) put(tc protocol.TopicConfig) bool {
 	t.mu.Lock()
-	if old, ok := t.topics[tc.TopicName]; ok && topicConfigEqual(old, tc) {
+	old, ok := t.topics[tc.TopicName]
+	if ok {
+		t.log.Info("update topic config", zap.String("topic", tc.TopicName),
+			zap.ByteString("old", old.AppendJSON(nil)), zap.ByteString("new", tc.AppendJSON(nil)))
+	} else {
+		t.log.Info("create new topic", zap.ByteString("config", tc.AppendJSON(nil)))
+	}
+	if ok && topicConfigEqual(old, tc) {
 		t.mu.Unlock()
 		return false
 	}
@@ -198,12 +209,18 @@ func (t *topicTable) put(tc protocol.TopicConfig) bool {
 
 // remove deletes a topic and announces it; it reports whether it
 // existed.
+//
+// As TopicConfigManager.deleteTopicConfig it logs "delete topic config
+// OK" with the config, or warns that the topic does not exist.
 func (t *topicTable) remove(topic string) bool {
 	t.mu.Lock()
-	if _, ok := t.topics[topic]; !ok {
+	old, ok := t.topics[topic]
+	if !ok {
 		t.mu.Unlock()
+		t.log.Warn("delete topic config failed, topic not exists", zap.String("topic", topic))
 		return false
 	}
+	t.log.Info("delete topic config OK", zap.ByteString("config", old.AppendJSON(nil)))
 	delete(t.topics, topic)
 	t.version.Next(t.now(), 0)
 	t.mu.Unlock()

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -114,4 +116,43 @@ func TestSystemTopicsAndBadNamesAreNotDeleted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTopicChangesThroughTheAdminCodesAreLogged: creating, updating and
+// deleting a topic with UPDATE_AND_CREATE_TOPIC and DELETE_TOPIC_IN_BROKER
+// log what Java's AdminBrokerProcessor and TopicConfigManager log.
+func TestTopicChangesThroughTheAdminCodesAreLogged(t *testing.T) {
+	ns := startFakeNamesrv(t)
+	core, logs := observer.New(zap.InfoLevel)
+	b, err := New(Options{Configs: testConfigs(t.TempDir(), ns.addr), Logger: zap.New(core), ListenHost: "127.0.0.1"})
+	require.NoError(t, err)
+	require.NoError(t, b.Start())
+	t.Cleanup(func() { _ = b.Close() })
+	c := newClient(t, nil)
+	create := func(queues string) {
+		req := remoting.NewRequest(remoting.UpdateAndCreateTopic, map[string]string{"topic": "LoggedTopic", "defaultTopic": TopicAutoCreate,
+			"readQueueNums": queues, "writeQueueNums": queues, "perm": "6", "topicFilterType": "SINGLE_TAG", "topicSysFlag": "0", "order": "false"})
+		resp := invoke(t, c, b.Addr(), req)
+		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	}
+	create("4")
+	create("8")
+	for range 2 {
+		resp := invoke(t, c, b.Addr(), remoting.NewRequest(remoting.DeleteTopicInBroker, map[string]string{"topic": "LoggedTopic"}))
+		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	}
+	var lines []string
+	for _, e := range logs.FilterField(zap.String("topic", "LoggedTopic")).All() {
+		lines = append(lines, e.Level.String()+" "+e.Message)
+	}
+	for _, e := range logs.FilterMessage("create new topic").All() {
+		assert.Contains(t, e.ContextMap()["config"], `"topicName":"LoggedTopic"`)
+		assert.Contains(t, e.ContextMap()["config"], `"readQueueNums":4`)
+	}
+	assert.Equal(t, []string{
+		"info updateAndCreateTopic called", "info updateAndCreateTopic called", "info update topic config",
+		"info deleteTopic called", "info deleteTopic called", "warn delete topic config failed, topic not exists",
+	}, lines)
+	assert.Equal(t, 1, logs.FilterMessage("create new topic").Len())
+	assert.Equal(t, 1, logs.FilterMessage("delete topic config OK").Len())
 }

@@ -29,16 +29,22 @@ type commitLog struct {
 
 	// appended is signalled after every append, for the dispatcher.
 	appended chan struct{}
+	// now stamps store times.
+	now func() time.Time
 }
 
-func newCommitLog(dir string, fileSize int64, log *zap.Logger, readOnly bool) *commitLog {
+func newCommitLog(dir string, fileSize int64, log *zap.Logger, readOnly bool, now func() time.Time) *commitLog {
 	files := newFileQueue(dir, fileSize, log, readOnly)
 	files.preallocate = true
+	if now == nil {
+		now = time.Now
+	}
 	return &commitLog{
 		files:        files,
 		log:          log,
 		queueOffsets: make(map[string]int64),
 		appended:     make(chan struct{}, 1),
+		now:          now,
 	}
 }
 
@@ -70,7 +76,7 @@ func queueKey(topic string, queueID int32) string {
 // (a batch never spans files).
 func (c *commitLog) append(b *encodedBatch) (appendResult, error) {
 	c.putMu.Lock()
-	now := time.Now().UnixMilli()
+	now := c.now().UnixMilli()
 	c.lockedSince.Store(now)
 	defer func() {
 		c.lockedSince.Store(0)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"sort"
 	"time"
 )
 
@@ -288,40 +287,4 @@ func (s *Store) StoreTimeAt(topic string, queueID int32, offset int64) int64 {
 // when it has none.
 func (s *Store) EarliestMessageTime(topic string, queueID int32) int64 {
 	return s.StoreTimeAt(topic, queueID, s.MinOffset(topic, queueID))
-}
-
-// Boundary chooses between equal candidates of OffsetByTime.
-type Boundary uint8
-
-const (
-	// Lower is the first message stored at or after the time.
-	Lower Boundary = iota
-	// Upper is the last message stored at or before the time.
-	Upper
-)
-
-// OffsetByTime finds a queue offset by store time (5.x
-// getOffsetInQueueByTime): with Lower the first message stored at or
-// after ts (the queue's max offset when all are older), with Upper the
-// last one stored at or before ts (its min offset when all are newer).
-func (s *Store) OffsetByTime(topic string, queueID int32, ts int64, b Boundary) int64 {
-	cq := s.cqs.find(topic, queueID)
-	if cq == nil {
-		return 0
-	}
-	lo, hi := cq.minOffset(), cq.maxOffset()
-	minPhy := s.cl.files.minOffset()
-	timeAt := func(i int64) int64 {
-		u, ok := cq.unitAt(i)
-		if !ok || u.blank() || u.offset < minPhy {
-			return -1 // gone: sorts before everything
-		}
-		return s.cl.storeTimestampAt(u.offset, int(u.size))
-	}
-	n := int(hi - lo)
-	if b == Lower {
-		return lo + int64(sort.Search(n, func(i int) bool { return timeAt(lo+int64(i)) >= ts }))
-	}
-	first := lo + int64(sort.Search(n, func(i int) bool { return timeAt(lo+int64(i)) > ts }))
-	return max(first-1, lo)
 }

@@ -58,6 +58,11 @@ type mappedFile struct {
 	// (see releaseResident).
 	released atomic.Int64
 
+	// startTime and stopTime cache the store times of a consume-queue
+	// file's first and last units once read (0: not yet), for 5.x's
+	// search by time (time_search.go).
+	startTime, stopTime atomic.Int64
+
 	refs      atomic.Int64 // 1 for the queue's own reference + readers
 	closing   atomic.Bool  // no new readers once set
 	closeOnce sync.Once

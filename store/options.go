@@ -79,6 +79,10 @@ type Options struct {
 	// ReadOnly opens the store for inspection: no lock, no abort file, no
 	// recovery writes, no background services.
 	ReadOnly bool
+
+	// Now stamps the records' store times; nil is time.Now (tests pass a
+	// clock they move by hand). Not a broker.conf key.
+	Now func() time.Time
 }
 
 // RetentionOptions are the file reservation and disk space rules.

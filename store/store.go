@@ -89,7 +89,7 @@ func (s *Store) load() error {
 	}
 	_, err := os.Stat(o.abortPath())
 	s.lastExitOK = errors.Is(err, os.ErrNotExist)
-	s.cl = newCommitLog(o.commitLogDir(), o.CommitLogFileSize, s.log, o.ReadOnly)
+	s.cl = newCommitLog(o.commitLogDir(), o.CommitLogFileSize, s.log, o.ReadOnly, o.Now)
 	s.cl.files.residentWindow = o.ResidentCommitLogBytes
 	s.cqs = newCQTable(o.consumeQueueDir(), o.ConsumeQueueFileSize, s.log, o.ReadOnly)
 	if err := s.cl.files.load(); err != nil {

@@ -2,7 +2,9 @@ package org.rmqgo.compat;
 
 import java.util.Set;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
@@ -37,5 +39,17 @@ final class Line {
     static void createTopicViaProducer(DefaultMQProducer producer, String key, String topic, int queueNum,
         int topicSysFlag) throws Exception {
         producer.createTopic(key, topic, queueNum, topicSysFlag);
+    }
+
+    /**
+     * SEARCH_OFFSET_BY_TIMESTAMP to brokerAddr: boundary null sends none, which is all a 4.9.8
+     * client can send (it has no BoundaryType).
+     */
+    static long searchOffset(MQClientAPIImpl api, String brokerAddr, MessageQueue mq, long timestamp, String boundary)
+        throws Exception {
+        if (boundary != null) {
+            throw new UnsupportedOperationException("the 4.9.8 client sends no boundaryType");
+        }
+        return api.searchOffset(brokerAddr, mq, timestamp, 15_000);
     }
 }

@@ -3,7 +3,10 @@ package org.rmqgo.compat;
 import java.util.HashMap;
 import java.util.Set;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.BoundaryType;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
@@ -39,5 +42,17 @@ final class Line {
     static void createTopicViaProducer(DefaultMQProducer producer, String key, String topic, int queueNum,
         int topicSysFlag) throws Exception {
         producer.createTopic(key, topic, queueNum, topicSysFlag, new HashMap<>());
+    }
+
+    /**
+     * SEARCH_OFFSET_BY_TIMESTAMP to brokerAddr: boundary null sends none (the five-argument form
+     * leaves the header's boundaryType null), "LOWER" or "UPPER" sends that BoundaryType.
+     */
+    static long searchOffset(MQClientAPIImpl api, String brokerAddr, MessageQueue mq, long timestamp, String boundary)
+        throws Exception {
+        if (boundary == null) {
+            return api.searchOffset(brokerAddr, mq.getTopic(), mq.getQueueId(), timestamp, 15_000);
+        }
+        return api.searchOffset(brokerAddr, mq, timestamp, BoundaryType.valueOf(boundary), 15_000);
     }
 }
