@@ -59,6 +59,8 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
 	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
 
 compat-store:
@@ -89,9 +91,11 @@ compat-reference: compat-reference-4 compat-reference-5
 
 compat-reference-4:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 4
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/retention-suite.sh 4
 
 compat-reference-5:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 5
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/retention-suite.sh 5
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/

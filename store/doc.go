@@ -5,7 +5,8 @@
 // builds from it (dispatch.go), the checkpoint, abort and lock files,
 // recovery of a store that was not closed (recovery.go), flushing (sync
 // group commit or async, flush.go), retention (retention.go,
-// clean_queues.go) and the reads (get.go, query.go, walk.go). Formats are
+// clean_queues.go) and the reads (get.go, query.go, walk.go; finding an
+// offset by time as each Java line does, time_search.go). Formats are
 // drawn next to their constants.
 //
 // It imports neither remoting nor broker nor conf: it knows messages and
