@@ -136,16 +136,12 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func TestOffsetByTime(t *testing.T) {
+func TestEarliestMessageTime(t *testing.T) {
 	s := openStarted(t, smallOptions(t.TempDir()))
 	putAll(t, s, 30, "TopicA")
 	waitDispatched(t, s)
 	first := s.StoreTimeAt("TopicA", 0, 0)
 	require.Positive(t, first)
-	assert.EqualValues(t, 0, s.OffsetByTime("TopicA", 0, first-1, Lower))
-	assert.EqualValues(t, 0, s.OffsetByTime("TopicA", 0, first, Lower))
-	assert.EqualValues(t, s.MaxOffset("TopicA", 0), s.OffsetByTime("TopicA", 0, time.Now().UnixMilli()+60000, Lower))
-	assert.EqualValues(t, s.MaxOffset("TopicA", 0)-1, s.OffsetByTime("TopicA", 0, time.Now().UnixMilli()+60000, Upper))
 	assert.Equal(t, first, s.EarliestMessageTime("TopicA", 0))
 }
 

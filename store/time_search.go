@@ -67,8 +67,8 @@ func (s *Store) OffsetByTime(topic string, queueID int32, ts int64, rule TimeSea
 	return min(max(off, cq.minOffset()), cq.maxOffset())
 }
 
-// timeSearch reads the units of one held consume-queue file.
-type timeSearch struct {
+// fileSearch reads the units of one held consume-queue file.
+type fileSearch struct {
 	s      *Store
 	f      *mappedFile
 	ts     int64
@@ -76,16 +76,16 @@ type timeSearch struct {
 }
 
 // unit reads the unit at byte position pos.
-func (t timeSearch) unit(pos int64) cqUnit { return readUnit(t.f.data[pos:]) }
+func (t fileSearch) unit(pos int64) cqUnit { return readUnit(t.f.data[pos:]) }
 
 // storeTime is pickupStoreTimestamp of the unit at pos (-1: unreadable).
-func (t timeSearch) storeTime(pos int64) int64 {
+func (t fileSearch) storeTime(pos int64) int64 {
 	u := t.unit(pos)
 	return t.s.cl.storeTimestampAt(u.offset, int(u.size))
 }
 
 // answer is Java's (fileFromOffset + pos) / 20.
-func (t timeSearch) answer(pos int64) int64 { return (t.f.start + pos) / cqUnitSize }
+func (t fileSearch) answer(pos int64) int64 { return (t.f.start + pos) / cqUnitSize }
 
 // bisection is the state Java's binary search leaves.
 type bisection struct {
@@ -95,7 +95,7 @@ type bisection struct {
 }
 
 // bisect is the binary search both lines share, over [low, high].
-func (t timeSearch) bisect(low, high int64) bisection {
+func (t fileSearch) bisect(low, high int64) bisection {
 	b := bisection{target: notFound, left: notFound, right: notFound, leftTime: -1, rightTime: -1}
 	for high >= low {
 		mid := (low + high) / (2 * cqUnitSize) * cqUnitSize
@@ -119,7 +119,7 @@ func (t timeSearch) bisect(low, high int64) bisection {
 	return b
 }
 
-// low is the first byte position of f the queue still serves.
+// searchLow is the first byte position of f the queue still serves.
 func searchLow(cq *consumeQueue, f *mappedFile) int64 {
 	return max(cq.minLogicOffset.Load()-f.start, 0)
 }
@@ -135,7 +135,7 @@ func (s *Store) nearestByTime(cq *consumeQueue, ts int64) int64 {
 	if end == 0 {
 		return 0
 	}
-	t := timeSearch{s: s, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
+	t := fileSearch{s: s, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
 	b := t.bisect(searchLow(cq, f), end-cqUnitSize)
 	switch {
 	case b.unreadable:
@@ -180,7 +180,7 @@ func (s *Store) boundaryByTime(cq *consumeQueue, ts int64, upper bool) int64 {
 	if size > f.wrotePosition() {
 		return 0 // selectMappedBuffer(0, fileSize) of an empty file
 	}
-	t := timeSearch{s: s, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
+	t := fileSearch{s: s, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
 	floor, ceiling := searchLow(cq, f), size-cqUnitSize
 	if t.storeTime(ceiling) < ts {
 		if upper {
@@ -211,7 +211,7 @@ func (s *Store) boundaryByTime(cq *consumeQueue, ts int64, upper bool) int64 {
 
 // sameTimeEdge walks from pos to the first (or, upper, the last) unit
 // stored at the same time, within [floor, ceiling].
-func (t timeSearch) sameTimeEdge(pos, floor, ceiling int64, upper bool) int64 {
+func (t fileSearch) sameTimeEdge(pos, floor, ceiling int64, upper bool) int64 {
 	step := int64(-cqUnitSize)
 	if upper {
 		step = cqUnitSize
