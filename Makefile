@@ -1,7 +1,10 @@
 # rmqgo: a Go name server and broker for Apache RocketMQ clients.
 #
 #   make run               build and start the name server and a broker on embedded defaults
-#   make test              everything CI checks: format, vet, race tests, compat suite
+#   make test              everything CI checks: format, vet, race tests, the distribution, compat suite
+#   make dist              dist/rmqgo-4.9.8-bin.tar.gz and rmqgo-5.3.3-bin.tar.gz, laid out as the
+#                          RocketMQ binary releases (rocketmq-all-<version>-bin-release/: bin/, conf/)
+#   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
@@ -20,7 +23,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint compat compat-store compat-fastjson compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
+.PHONY: all build run test unit lint dist dist-test compat compat-store compat-fastjson compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
 
 all: build
 
@@ -33,7 +36,15 @@ run: build
 	@sh $(BIN)/mqnamesrv & ns=$$!; trap 'kill $$ns 2>/dev/null' EXIT INT TERM; \
 	sh $(BIN)/mqbroker -n 127.0.0.1:9876
 
-test: lint unit compat
+test: lint unit dist-test compat
+
+dist:
+	sh distribution/dist.sh 4
+	sh distribution/dist.sh 5
+
+dist-test: dist
+	sh distribution/dist-test.sh 4
+	sh distribution/dist-test.sh 5
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -82,7 +82,7 @@ func (f *consumeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.batch, "batch", 32, "maxMsgNums of a pull")
 	fs.DurationVar(&f.suspend, "suspend", 15*time.Second, "long-polling time the broker may hold a pull (suspendTimeoutMillis)")
 	fs.DurationVar(&f.timeout, "timeout", 3*time.Second, "timeout of the other requests")
-	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval")
+	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval (0: none)")
 	fs.BoolVar(&f.binary, "rocketmq-header", false, "send ROCKETMQ binary headers (as Java's benchmark tools do) instead of JSON")
 }
 

@@ -113,14 +113,14 @@ func (s *consumeStats) reportEvery(every time.Duration, start time.Time, out io.
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
+		ticks, stopTicks := progressTicks(every)
+		defer stopTicks()
 		last := start
 		for {
 			select {
 			case <-done:
 				return
-			case now := <-tick.C:
+			case now := <-ticks:
 				fmt.Fprintf(out, "[%6s] %s\n", now.Sub(start).Round(time.Second), s.progressLine(now.Sub(last)))
 				last = now
 			}

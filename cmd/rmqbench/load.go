@@ -30,7 +30,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.duration, "d", 20*time.Second, "how long to run (ignored when -count is set)")
 	fs.Int64Var(&f.count, "count", 0, "stop after this many requests")
 	fs.DurationVar(&f.timeout, "timeout", 3*time.Second, "timeout of one call")
-	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval")
+	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval (0: none)")
 }
 
 func (f *loadFlags) validate() error {
@@ -211,21 +211,31 @@ func (p *pacer) wait(ctx context.Context) bool {
 	}
 }
 
+// progressTicks ticks every interval; an interval of 0 or less never
+// ticks (-progress 0: no progress lines).
+func progressTicks(every time.Duration) (<-chan time.Time, func()) {
+	if every <= 0 {
+		return nil, func() {}
+	}
+	t := time.NewTicker(every)
+	return t.C, t.Stop
+}
+
 // report prints a progress line every interval until done, and returns
 // the totals.
 func report(workers []*worker, every time.Duration, done <-chan struct{}, out io.Writer) *results {
 	total := newResults()
 	start := time.Now()
 	last := start
-	tick := time.NewTicker(every)
-	defer tick.Stop()
+	ticks, stop := progressTicks(every)
+	defer stop()
 	for {
 		select {
 		case <-done:
 			collect(workers, newResults(), total)
 			total.elapsed = time.Since(start)
 			return total
-		case now := <-tick.C:
+		case now := <-ticks:
 			interval := newResults()
 			collect(workers, interval, total)
 			fmt.Fprintf(out, "[%6s] %s\n", now.Sub(start).Round(time.Second), line(interval, now.Sub(last)))

@@ -68,7 +68,7 @@ func (f *produceFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.duration, "d", 30*time.Second, "how long to send (ignored when -count is set)")
 	fs.Int64Var(&f.count, "count", 0, "stop after this many sends")
 	fs.DurationVar(&f.timeout, "timeout", 3*time.Second, "timeout of one send")
-	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval")
+	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval (0: none)")
 	fs.BoolVar(&f.binary, "rocketmq-header", false, "send ROCKETMQ binary headers (as Java's benchmark tools do) instead of JSON")
 }
 
