@@ -16,6 +16,11 @@
 # logs out of the real home. Exit status 0 when every step passed.
 
 set -eu
+if [ -z "${RMQGO_DIST_TEST_NS:-}" ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
+  RMQGO_DIST_TEST_NS=1 exec unshare --pid --fork --mount-proc sh "$0" "$@"
+fi
+[ -n "${RMQGO_DIST_TEST_NS:-}" ] ||
+  echo "dist-test: no PID namespace here (unshare --pid): mqshutdown stops every rmqgo server of the machine" >&2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LINE=${1:-}
 DIST=${2:-$ROOT/dist}
