@@ -5,6 +5,10 @@
 #   make dist              dist/rmqgo-4.9.8-bin.tar.gz and rmqgo-5.3.3-bin.tar.gz, laid out as the
 #                          RocketMQ binary releases (rocketmq-all-<version>-bin-release/: bin/, conf/)
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
+#   make image             localhost/rmqgo:4.8.0, :4.9.8 and :5.3.3 with podman, laid out as the
+#                          images they replace (Dockerfile; no registry needed)
+#   make container-test    the seed's docker commands verbatim against localhost/rmqgo:4.8.0 with
+#                          podman (make image first; skipped where podman is missing)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
@@ -23,7 +27,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test compat compat-store compat-fastjson compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
+.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
 
 all: build
 
@@ -36,7 +40,7 @@ run: build
 	@sh $(BIN)/mqnamesrv & ns=$$!; trap 'kill $$ns 2>/dev/null' EXIT INT TERM; \
 	sh $(BIN)/mqbroker -n 127.0.0.1:9876
 
-test: lint unit dist-test compat
+test: lint unit dist-test container-test compat
 
 dist:
 	sh distribution/dist.sh 4
@@ -45,6 +49,16 @@ dist:
 dist-test: dist
 	sh distribution/dist-test.sh 4
 	sh distribution/dist-test.sh 5
+
+image:
+	sh compat/container/build-images.sh
+
+container-test:
+	@if command -v podman >/dev/null 2>&1; then \
+		$(MAKE) image && sh compat/container/seed-test.sh; \
+	else \
+		echo "container-test: skipped, no podman here (apt-get install podman runc busybox-static)"; \
+	fi
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
