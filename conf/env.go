@@ -115,6 +115,58 @@ func ParseJavaOpts(opts string) map[string]string {
 	return props
 }
 
+// HeapLimit is the -Xmx the images' run scripts would give the JVM, in
+// bytes: the last -Xmx word of $HEAP_OPTS (or -Xmx$MAX_HEAP_SIZE when
+// HEAP_OPTS is unset, as the apache/rocketmq images' scripts make it), then
+// $JAVA_OPT, then $JAVA_OPT_EXT, which the scripts append in that order and
+// of which the JVM takes the last. ok is false when none is given (the
+// scripts' own 4g/8g defaults are a JVM's needs, not this server's) or the
+// size is not one Java reads (digits with an optional k, m, g or t).
+func (e Env) HeapLimit() (bytes int64, ok bool) {
+	heap, set := e.Var("HEAP_OPTS")
+	if !set {
+		if max, _ := e.Var("MAX_HEAP_SIZE"); max != "" {
+			heap = "-Xmx" + max
+		}
+	}
+	java, _ := e.Var(envJavaOpt)
+	ext, _ := e.Var(envJavaOptExt)
+	last := ""
+	for _, word := range strings.Fields(heap + " " + java + " " + ext) {
+		if size, found := strings.CutPrefix(word, "-Xmx"); found {
+			last = size
+		}
+	}
+	return parseJavaSize(last)
+}
+
+// parseJavaSize reads a JVM memory size: digits and an optional unit (k,
+// m, g, t in either case).
+func parseJavaSize(s string) (int64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	unit := int64(1)
+	switch s[len(s)-1] {
+	case 'k', 'K':
+		unit = 1 << 10
+	case 'm', 'M':
+		unit = 1 << 20
+	case 'g', 'G':
+		unit = 1 << 30
+	case 't', 'T':
+		unit = 1 << 40
+	}
+	if unit > 1 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/unit {
+		return 0, false
+	}
+	return n * unit, true
+}
+
 // Var returns the environment variable name.
 func (e Env) Var(name string) (string, bool) {
 	v, ok := e.Vars[name]

@@ -105,3 +105,28 @@ func TestLocalAddressFromOSIsNotLoopbackWhenThereIsAnother(t *testing.T) {
 		assert.False(t, net.ParseIP(addr).IsLoopback(), addr)
 	}
 }
+
+// The heap a deployment gives the JVM, as the images' scripts assemble the
+// command line: HEAP_OPTS (or MAX_HEAP_SIZE), JAVA_OPT, JAVA_OPT_EXT, the
+// last -Xmx winning.
+func TestHeapLimitIsTheLastXmxOfTheScriptsCommandLine(t *testing.T) {
+	for _, c := range []struct {
+		vars map[string]string
+		want int64
+		ok   bool
+	}{
+		{map[string]string{"JAVA_OPT_EXT": "-Xms512M -Xmx512M -Xmn128m"}, 512 << 20, true},
+		{map[string]string{"JAVA_OPT": "-Xmx1g", "JAVA_OPT_EXT": "-Duser.home=/x -Xmx256m"}, 256 << 20, true},
+		{map[string]string{"MAX_HEAP_SIZE": "2G"}, 2 << 30, true},
+		{map[string]string{"MAX_HEAP_SIZE": "2G", "HEAP_OPTS": "-Xms1g -Xmx1g"}, 1 << 30, true},
+		{map[string]string{"HEAP_OPTS": "-Xmx4096k", "JAVA_OPT": "-server"}, 4 << 20, true},
+		{map[string]string{"JAVA_OPT_EXT": "-Xmx1048576"}, 1 << 20, true},
+		{map[string]string{"JAVA_OPT_EXT": "-Xms512M"}, 0, false},
+		{map[string]string{"JAVA_OPT_EXT": "-Xmx512X"}, 0, false},
+		{map[string]string{}, 0, false},
+	} {
+		got, ok := Env{Vars: c.vars}.HeapLimit()
+		assert.Equal(t, c.ok, ok, "%v", c.vars)
+		assert.Equal(t, c.want, got, "%v", c.vars)
+	}
+}

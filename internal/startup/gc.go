@@ -14,10 +14,18 @@ import (
 // GOGC, when set, wins as it always does.
 const DefaultGCPercent = 400
 
-// TuneGC applies DefaultGCPercent unless GOGC is set.
+// TuneGC applies DefaultGCPercent unless GOGC is set, and takes the heap
+// size a deployment gives the JVM (-Xmx in JAVA_OPT_EXT, JAVA_OPT,
+// HEAP_OPTS or MAX_HEAP_SIZE: conf.Env.HeapLimit) as the Go runtime's
+// memory limit unless GOMEMLIMIT is set: a container sized for a 512 MB
+// Java heap keeps this server's memory under the same figure.
 func TuneGC(env conf.Env) {
-	if _, ok := env.Var("GOGC"); ok {
-		return
+	if _, ok := env.Var("GOGC"); !ok {
+		debug.SetGCPercent(DefaultGCPercent)
 	}
-	debug.SetGCPercent(DefaultGCPercent)
+	if _, ok := env.Var("GOMEMLIMIT"); !ok {
+		if limit, ok := env.HeapLimit(); ok {
+			debug.SetMemoryLimit(limit)
+		}
+	}
 }
