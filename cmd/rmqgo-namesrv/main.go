@@ -60,6 +60,7 @@ func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdo
 	}
 	defer closeLog()
 	startup.ServeProfiles(env, log)
+	startup.TuneGC(env)
 	ns, err := namesrv.New(options(cfg, log))
 	if err == nil {
 		err = ns.Start()
