@@ -10,7 +10,10 @@
 #   2. docker run ... --name rmqbroker ... -e "NAMESRV_ADDR=rmqserver:9876" ... sh mqbroker -c /home/rocketmq/rocketmq-4.8.0/conf/broker.conf
 #   3. both boot; 100 messages sent and consumed through the published ports
 #      (bin/rmqbench of this repo on the host, which reaches the broker at
-#      the address it registered, its net1 address);
+#      the address it registered, its net1 address); the Java compat suite's
+#      ProducerSendTest and PushConsumerTest (the 4.9.8 client from Maven
+#      Central) pass against the containers; mqadmin clusterList (4.9.8)
+#      lists the broker;
 #   4. the logs and the store appear in the host folders mounted at
 #      /home/rocketmq/logs and /home/rocketmq/store;
 #   5. docker stop rmqbroker (SIGTERM) shuts the broker down cleanly, docker
@@ -113,6 +116,16 @@ consume() {
 }
 consume seed_test_before
 echo "seed-test: 100 messages sent to and consumed from the broker in the container"
+
+broker_addr=$(docker logs rmqbroker 2>&1 | sed -n 's/.*The broker\[broker-a, \([^]]*\)\].*/\1/p' | tail -1)
+sh "$ROOT/compat/mqadmin.sh" clusterList -n 127.0.0.1:9876 > clusterlist.out 2>&1
+grep -q "broker-a .*$broker_addr" clusterlist.out || fail "mqadmin clusterList does not list broker-a at $broker_addr: $(cat clusterlist.out)"
+echo "seed-test: mqadmin clusterList: $(grep "broker-a" clusterlist.out | tr -s ' ')"
+rm -rf "$ROOT/compat/target/surefire-reports"
+NAMESRV_ADDR=127.0.0.1:9876 BROKER_ADDR=$broker_addr REF_SERVER_LINE=4 NAMESRV_IMPL=go BROKER_IMPL=go \
+  ${MVN:-mvn} -B -ntp -q -Dstyle.color=never -f "$ROOT/compat/pom.xml" test -Dtest='ProducerSendTest,PushConsumerTest' \
+  > java.out 2>&1 || fail "the Java clients' tests: $(grep -E 'FAIL|ERROR' java.out | head -20)"
+echo "seed-test: Java clients (ProducerSendTest, PushConsumerTest), $(sh "$ROOT/compat/surefire-summary.sh" compat "$ROOT/compat/target/surefire-reports" | tail -1)"
 
 [ -f logs/rocketmqlogs/namesrv.log ] || fail "no logs/rocketmqlogs/namesrv.log in the host folder"
 [ -f logs/rocketmqlogs/broker.log ] || fail "no logs/rocketmqlogs/broker.log in the host folder"
