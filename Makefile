@@ -7,8 +7,8 @@
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
 #   make image             localhost/rmqgo:4.8.0, :4.9.8 and :5.3.3 with podman, laid out as the
 #                          images they replace (Dockerfile; no registry needed)
-#   make container-test    the seed's docker commands verbatim against localhost/rmqgo:4.8.0 with
-#                          podman (make image first; skipped where podman is missing)
+#   make container-test    make image, the seed's docker commands verbatim against localhost/rmqgo:4.8.0
+#                          and distribution/compose/'s files with podman-compose (skipped without podman)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
@@ -55,9 +55,9 @@ image:
 
 container-test:
 	@if command -v podman >/dev/null 2>&1; then \
-		$(MAKE) image && sh compat/container/seed-test.sh; \
+		$(MAKE) image && sh compat/container/seed-test.sh && sh compat/container/compose-test.sh; \
 	else \
-		echo "container-test: skipped, no podman here (apt-get install podman runc busybox-static)"; \
+		echo "container-test: skipped, no podman here (apt-get install podman podman-compose runc busybox-static)"; \
 	fi
 
 lint:

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Brings up the compose files of distribution/compose/ with podman-compose
+# and checks each deployment (POSIX sh; make image first):
+#
+#   sh compat/container/compose-test.sh
+#
+# For seed-4.8.0.yml and apache-5.3.3.yml in turn: the folders their
+# comments ask for, `podman-compose up -d` of the name server and the broker
+# (the console images cannot be pulled here, so those services are left
+# out), each from a copy of the file in a folder of its own (a compose
+# file's relative paths are its folder's), both healthchecks pass (podman healthcheck run: podman runs them
+# on a timer only under systemd), 100 messages sent and consumed through the
+# published ports, the broker's logs and store in the mounted folders, then
+# `podman-compose down`. podman-compose runs plain podman, so the runtime,
+# cgroup manager and ulimits this machine needs come from a containers.conf
+# of the test's own (CONTAINERS_CONF). The default ports must be free.
+
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=$(mktemp -d)
+cat > "$WORK/containers.conf" <<'CONF'
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=1000:1000"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+CONF
+CONTAINERS_CONF=$WORK/containers.conf
+export CONTAINERS_CONF
+RMQBENCH=$WORK/rmqbench
+(cd "$ROOT" && go build -o "$RMQBENCH" ./cmd/rmqbench)
+project=""
+file=""
+fail() {
+  echo "compose-test: FAILED ($file): $*" >&2
+  for c in rmqnamesrv rmqbroker; do
+    echo "--- podman logs $c" >&2
+    podman logs "$c" 2>&1 | tail -20 >&2 || true
+  done
+  exit 1
+}
+down() {
+  [ -n "$project" ] && (cd "$WORK/$project" && podman-compose -p "$project" -f "$file" down >/dev/null 2>&1) || true
+  project=""
+}
+trap 'down; rm -rf "$WORK"' EXIT
+
+# healthy CONTAINER: until its healthcheck passes (30 s).
+healthy() {
+  i=0
+  until podman healthcheck run "$1" >/dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -gt 60 ] && fail "$1's healthcheck does not pass"
+    sleep 0.5
+  done
+}
+
+# up FILE NAMESRV BROKER LOGDIR STOREDIR: one deployment, checked.
+up() {
+  project=rmqgo-$(basename "$1" .yml | tr . -)
+  mkdir -p "$WORK/$project"
+  cd "$WORK/$project"
+  # A compose file's relative paths are its folder's: run a copy here.
+  cp "$ROOT/distribution/compose/$1" .
+  file=$WORK/$project/$1
+  podman-compose -p "$project" -f "$file" up -d "$2" "$3" > up.out 2>&1 || fail "podman-compose up: $(tail -5 up.out)"
+  healthy rmqnamesrv
+  healthy rmqbroker
+  i=0
+  until grep -q "boot success" "$4/rocketmqlogs/broker.log" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && fail "no boot line in $4/rocketmqlogs/broker.log"
+    sleep 0.1
+  done
+  "$RMQBENCH" produce -n 127.0.0.1:9876 -t ComposeTest -count 100 -w 4 -progress 0 > produce.out 2>&1 || fail "produce: $(cat produce.out)"
+  grep -q '"messages":100,"failed":0' produce.out || fail "100 messages not all sent: $(cat produce.out)"
+  "$RMQBENCH" consume -n 127.0.0.1:9876 -t ComposeTest -from first -count 100 -d 60s -progress 0 > consume.out 2>&1 ||
+    fail "consume: $(cat consume.out)"
+  grep -q '"messages":100,' consume.out || fail "100 messages not all consumed: $(cat consume.out)"
+  [ -d "$5/consumequeue/ComposeTest" ] || fail "no consume queue of ComposeTest in $5"
+  echo "compose-test: $1: healthy, 100 messages through $(sed -n 's/.*The broker\[\([^]]*\)\].*/\1/p' "$4/rocketmqlogs/broker.log" | tail -1), logs and store in the mounted folders"
+  down
+}
+
+mkdir -p "$WORK/rmqgo-seed-4-8-0" && (cd "$WORK/rmqgo-seed-4-8-0" && mkdir -m 0777 logs store conf)
+up seed-4.8.0.yml rmqserver rmqbroker logs store
+d=$WORK/rmqgo-apache-5-3-3
+mkdir -p "$d/data/namesrv" "$d/data/broker"
+(cd "$d" && mkdir -m 0777 data/namesrv/logs data/broker/logs data/broker/store data/broker/conf &&
+  printf 'brokerClusterName = DefaultCluster\nbrokerName = broker-a\nbrokerId = 0\n' > data/broker/conf/broker.conf)
+up apache-5.3.3.yml namesrv broker data/broker/logs data/broker/store
