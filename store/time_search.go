@@ -69,7 +69,7 @@ func (s *Store) OffsetByTime(topic string, queueID int32, ts int64, rule TimeSea
 
 // fileSearch reads the units of one held consume-queue file.
 type fileSearch struct {
-	s      *Store
+	cl     *commitLog
 	f      *mappedFile
 	ts     int64
 	minPhy int64
@@ -81,7 +81,7 @@ func (t fileSearch) unit(pos int64) cqUnit { return readUnit(t.f.data[pos:]) }
 // storeTime is pickupStoreTimestamp of the unit at pos (-1: unreadable).
 func (t fileSearch) storeTime(pos int64) int64 {
 	u := t.unit(pos)
-	return t.s.cl.storeTimestampAt(u.offset, int(u.size))
+	return t.cl.storeTimestampAt(u.offset, int(u.size))
 }
 
 // answer is Java's (fileFromOffset + pos) / 20.
@@ -135,7 +135,7 @@ func (s *Store) nearestByTime(cq *consumeQueue, ts int64) int64 {
 	if end == 0 {
 		return 0
 	}
-	t := fileSearch{s: s, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
+	t := fileSearch{cl: s.cl, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
 	b := t.bisect(searchLow(cq, f), end-cqUnitSize)
 	switch {
 	case b.unreadable:
@@ -180,7 +180,7 @@ func (s *Store) boundaryByTime(cq *consumeQueue, ts int64, upper bool) int64 {
 	if size > f.wrotePosition() {
 		return 0 // selectMappedBuffer(0, fileSize) of an empty file
 	}
-	t := fileSearch{s: s, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
+	t := fileSearch{cl: s.cl, f: f, ts: ts, minPhy: s.cl.files.minOffset()}
 	floor, ceiling := searchLow(cq, f), size-cqUnitSize
 	if t.storeTime(ceiling) < ts {
 		if upper {
