@@ -26,7 +26,9 @@ have() { $PODMAN image exists "$1"; }
 if [ -n "${RMQGO_REBUILD_BASES:-}" ] || ! have "$BASE" || ! have "$BUILDER"; then
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  (cd "$work" && apt-get download busybox-static >/dev/null)
+  # (apt-get update first where the package lists are too old to have it)
+  (cd "$work" && { apt-get download busybox-static >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null && apt-get download busybox-static >/dev/null; }; })
   root=$work/root
   mkdir -p "$root/bin" "$root/etc" "$root/tmp" "$root/root" "$root/usr/bin" "$root/sbin" "$root/usr/sbin"
   dpkg-deb -x "$work"/busybox-static_*.deb "$work/pkg"
