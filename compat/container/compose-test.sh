@@ -28,18 +28,10 @@ cgroup_manager = "cgroupfs"
 CONF
 CONTAINERS_CONF=$WORK/containers.conf
 export CONTAINERS_CONF
-RMQBENCH=$WORK/rmqbench
-(cd "$ROOT" && go build -o "$RMQBENCH" ./cmd/rmqbench)
+TEST=compose-test
+. "$HERE/lib.sh"
 project=""
 file=""
-fail() {
-  echo "compose-test: FAILED ($file): $*" >&2
-  for c in rmqnamesrv rmqbroker; do
-    echo "--- podman logs $c" >&2
-    podman logs "$c" 2>&1 | tail -20 >&2 || true
-  done
-  exit 1
-}
 down() {
   [ -n "$project" ] && (cd "$WORK/$project" && podman-compose -p "$project" -f "$file" down >/dev/null 2>&1) || true
   project=""
@@ -64,6 +56,7 @@ up() {
   # A compose file's relative paths are its folder's: run a copy here.
   cp "$ROOT/distribution/compose/$1" .
   file=$WORK/$project/$1
+  TEST="compose-test ($1)"
   podman-compose -p "$project" -f "$file" up -d "$2" "$3" > up.out 2>&1 || fail "podman-compose up: $(tail -5 up.out)"
   healthy rmqnamesrv
   healthy rmqbroker
@@ -73,11 +66,8 @@ up() {
     [ $i -gt 300 ] && fail "no boot line in $4/rocketmqlogs/broker.log"
     sleep 0.1
   done
-  "$RMQBENCH" produce -n 127.0.0.1:9876 -t ComposeTest -count 100 -w 4 -progress 0 > produce.out 2>&1 || fail "produce: $(cat produce.out)"
-  grep -q '"messages":100,"failed":0' produce.out || fail "100 messages not all sent: $(cat produce.out)"
-  "$RMQBENCH" consume -n 127.0.0.1:9876 -t ComposeTest -from first -count 100 -d 60s -progress 0 > consume.out 2>&1 ||
-    fail "consume: $(cat consume.out)"
-  grep -q '"messages":100,' consume.out || fail "100 messages not all consumed: $(cat consume.out)"
+  send100 ComposeTest
+  consume100 ComposeTest compose_test
   [ -d "$5/consumequeue/ComposeTest" ] || fail "no consume queue of ComposeTest in $5"
   echo "compose-test: $1: healthy, 100 messages through $(sed -n 's/.*The broker\[\([^]]*\)\].*/\1/p' "$4/rocketmqlogs/broker.log" | tail -1), logs and store in the mounted folders"
   down

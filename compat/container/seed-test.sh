@@ -56,17 +56,10 @@ docker() {
 }
 
 WORK=$(mktemp -d)
-RMQBENCH=$WORK/rmqbench
-(cd "$ROOT" && go build -o "$RMQBENCH" ./cmd/rmqbench)
+TEST=seed-test
+. "$HERE/lib.sh"
 made_net=""
-fail() {
-  echo "seed-test: FAILED: $*" >&2
-  for c in rmqnamesrv rmqbroker; do
-    echo "--- docker logs $c" >&2
-    docker logs "$c" 2>&1 | tail -20 >&2 || true
-  done
-  exit 1
-}
+
 # remove NAME...: removes these containers, those that exist.
 remove() {
   for c in "$@"; do
@@ -107,14 +100,8 @@ waitlog rmqnamesrv "The Name Server boot success" 30
 waitlog rmqbroker "boot success" 30
 echo "seed-test: $(docker logs rmqbroker 2>&1 | grep 'boot success' | tail -1)"
 
-"$RMQBENCH" produce -n 127.0.0.1:9876 -t SeedTest -count 100 -w 4 -progress 0 > produce.out 2>&1 || fail "rmqbench produce: $(cat produce.out)"
-grep -q '"messages":100,"failed":0' produce.out || fail "100 messages not all sent: $(cat produce.out)"
-consume() {
-  "$RMQBENCH" consume -n 127.0.0.1:9876 -t SeedTest -g "$1" -from first -count 100 -d 60s -progress 0 > consume.out 2>&1 ||
-    fail "rmqbench consume: $(cat consume.out)"
-  grep -q '"messages":100,' consume.out || fail "100 messages not all consumed ($1): $(cat consume.out)"
-}
-consume seed_test_before
+send100 SeedTest
+consume100 SeedTest seed_test_before
 echo "seed-test: 100 messages sent to and consumed from the broker in the container"
 
 broker_addr=$(docker logs rmqbroker 2>&1 | sed -n 's/.*The broker\[broker-a, \([^]]*\)\].*/\1/p' | tail -1)
@@ -138,7 +125,7 @@ grep -q "Shutdown hook over" logs/rocketmqlogs/broker.log || fail "docker stop: 
 [ ! -f store/abort ] || fail "docker stop left store/abort (not a clean shutdown)"
 docker start rmqbroker >/dev/null
 waitlog rmqbroker "boot success" 30 2
-consume seed_test_after
+consume100 SeedTest seed_test_after
 echo "seed-test: docker stop shut the broker down cleanly; after docker start the 100 messages were there again"
 
 # The seed's one-container variant, as written but for the image.
