@@ -40,6 +40,10 @@ type Broker struct {
 	brokerStats *brokerStats
 	statsLogger *zap.Logger
 	handlers    handlers
+	// metrics and metricsServer are nil unless metricsExporterType=PROM.
+	metrics       *brokerMetrics
+	metricsAddr   string
+	metricsServer *metricsServer
 
 	// servers are the main server and, unless listenPort is 0, the VIP
 	// one on listenPort - 2.
@@ -76,6 +80,11 @@ func (b *Broker) Start() error {
 			b.id.port.Store(uint32(ap.Port()))
 		}
 	}
+	if b.metricsServer != nil {
+		if err := b.metricsServer.start(); err != nil {
+			return err
+		}
+	}
 	b.started = true
 	b.schedule.start()
 	b.timer.start()
@@ -101,6 +110,18 @@ func (b *Broker) startServices() {
 		b.goService(func(stop <-chan struct{}) { b.brokerStats.logLoop(stop, b.statsLogger) })
 	}
 	b.goService(b.handlers.tx.checkLoop)
+	if b.metricsServer != nil {
+		b.goService(b.metricsServer.serve)
+	}
+}
+
+// MetricsAddr is the bound address of the Prometheus exporter, "" when
+// metrics are off.
+func (b *Broker) MetricsAddr() string {
+	if b.metricsServer == nil || b.metricsServer.ln == nil {
+		return ""
+	}
+	return b.metricsServer.ln.Addr().String()
 }
 
 // goService runs a background service until Close.

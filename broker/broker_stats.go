@@ -95,9 +95,7 @@ func topicGroupKey(buf []byte, topic, group string) []byte {
 // stored records a send's stored messages (PUT_OK or stored with a flush
 // or slave problem, Java's sendOK).
 func (s *brokerStats) stored(topic string, res store.PutResult) {
-	switch res.Status {
-	case store.PutOK, store.PutFlushDiskTimeout, store.PutFlushSlaveTimeout, store.PutSlaveNotAvailable:
-	default:
+	if !putStored(res) {
 		return
 	}
 	var buf [128]byte
@@ -106,6 +104,16 @@ func (s *brokerStats) stored(topic string, res store.PutResult) {
 	s.topicPutNums.add(key, n, 1)
 	s.topicPutSize.add(key, int64(res.WroteBytes), 1)
 	s.brokerPutNums.add(s.cluster, n, 0)
+}
+
+// putStored tells whether a put stored its messages: PUT_OK, or stored
+// with a flush or slave problem (Java's sendOK).
+func putStored(res store.PutResult) bool {
+	switch res.Status {
+	case store.PutOK, store.PutFlushDiskTimeout, store.PutFlushSlaveTimeout, store.PutSlaveNotAvailable:
+		return true
+	}
+	return false
 }
 
 // pulled records the messages a pull of a queue returned and its

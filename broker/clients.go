@@ -383,3 +383,37 @@ func (t *clientTable) skipsTopic(group, topic string) bool {
 	_, subscribed := g.subs[topic]
 	return !subscribed
 }
+
+// producerConnKey and consumerConnKey group connections as the
+// connection gauges count them.
+type (
+	producerConnKey struct {
+		language remoting.LanguageCode
+		version  int32
+	}
+	consumerConnKey struct {
+		group, consumeType string
+		language           remoting.LanguageCode
+		version            int32
+	}
+)
+
+// connectionCounts counts the producer connections by language and
+// version, and the consumer connections by group, language, version and
+// consume type.
+func (t *clientTable) connectionCounts() (producers map[producerConnKey]int, consumers map[consumerConnKey]int) {
+	producers, consumers = map[producerConnKey]int{}, map[consumerConnKey]int{}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for _, chans := range t.producers {
+		for _, c := range chans {
+			producers[producerConnKey{c.language, c.version}]++
+		}
+	}
+	for name, g := range t.consumers {
+		for _, c := range g.channels {
+			consumers[consumerConnKey{name, g.consumeType, c.language, c.version}]++
+		}
+	}
+	return producers, consumers
+}

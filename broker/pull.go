@@ -99,6 +99,7 @@ type pullService struct {
 	offsets  *offsetTable
 	holds    *pullHolds
 	stats    *brokerStats
+	metrics  *brokerMetrics
 }
 
 // pullMessage serves PULL_MESSAGE and LITE_PULL_MESSAGE from a client.
@@ -157,6 +158,7 @@ func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *rem
 	switch {
 	case code == remoting.Success:
 		s.stats.pulled(h.group, h.topic, h.queueID, len(res.Messages), res.TotalBytes, req.Arrived)
+		s.metrics.pulled(h.topic, h.group, s.line.isSystemTopic(h.topic), len(res.Messages), res.TotalBytes)
 		sendRecords(s.log, req, resp, res)
 		return nil
 	case code == remoting.PullNotFound && allowSuspend && h.sysFlag&pullFlagSuspend != 0:
@@ -201,7 +203,7 @@ func sendRecords(log *zap.Logger, req *remoting.Request, resp *remoting.Command,
 	for i, m := range res.Messages {
 		parts[i] = m.Data
 	}
-	if err := req.Ch.SendParts(resp, parts, res.Release); err != nil {
+	if err := req.SendParts(resp, parts, res.Release); err != nil {
 		log.Debug("records not sent", zap.String("remote", req.Ch.RemoteAddr()), zap.Error(err))
 	}
 }

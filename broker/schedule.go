@@ -45,6 +45,7 @@ type scheduleService struct {
 	store    relayStore
 	dir      configfile.Dir
 	delays   []time.Duration
+	metrics  *brokerMetrics
 
 	mu      sync.Mutex
 	offsets map[int32]int64 // level (1-based) -> next queue offset to deliver
@@ -183,6 +184,7 @@ func (s *scheduleService) deliver(commitLogOffset int64) bool {
 			zap.String("topic", m.Topic), zap.String("msgId", rec.MsgID()), zap.Stringer("status", res.Status))
 		return false
 	}
+	s.metrics.scheduleDelivered(m.Topic, s.line.isSystemTopic(m.Topic), res)
 	return true
 }
 

@@ -113,6 +113,7 @@ type sendService struct {
 	topics    *topicTable
 	groups    *groupTable
 	stats     *brokerStats
+	metrics   *brokerMetrics
 	redirects redirects
 }
 
@@ -145,16 +146,22 @@ func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
 	props := parseProps(h.properties, s.line)
 	uniq, _ := props.get(propUniqKey)
 	s.stampRegionAndTrace(props, set)
+	var msgType string
+	if s.metrics != nil {
+		msgType = messageType(props)
+	}
 	var res store.PutResult
+	written := h.topic
 	if req.Cmd.Code == int32(remoting.SendBatchMessage) {
 		res, f = s.putBatch(req.Cmd, h, props, queueID, bornHost, set)
 	} else {
-		res, f = s.putOne(req.Cmd, h, props, tc, queueID, bornHost, set)
+		res, written, f = s.putOne(req.Cmd, h, props, tc, queueID, bornHost, set)
 	}
 	if f != nil {
 		return fail(resp, f)
 	}
 	s.stats.stored(h.topic, res)
+	s.metrics.stored(written, msgType, s.line.isSystemTopic(written), res)
 	return s.putResponse(resp, res, uniq, queueID, set)
 }
 
@@ -221,13 +228,13 @@ func permString(perm int32) string {
 	return string(s)
 }
 
-// putOne stores a single message.
-func (s *sendService) putOne(cmd *remoting.Command, h *sendHeader, props *msgProps, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort, set *settings) (store.PutResult, *failure) {
+// putOne stores a single message; written is the topic it was written
+// under (the half, schedule or timer topic when it was redirected).
+func (s *sendService) putOne(cmd *remoting.Command, h *sendHeader, props *msgProps, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort, set *settings) (res store.PutResult, written string, f *failure) {
 	topic := h.topic
 	if isRetryTopic(topic) {
-		var f *failure
 		if topic, queueID, f = s.retryOrDLQ(h, queueID); f != nil {
-			return store.PutResult{}, f
+			return store.PutResult{}, topic, f
 		}
 	}
 	props.set(propCluster, set.Broker.BrokerClusterName)
@@ -241,13 +248,14 @@ func (s *sendService) putOne(cmd *remoting.Command, h *sendHeader, props *msgPro
 		StoreHost: s.id.storeHost(), ReconsumeTimes: h.reconsumeTimes,
 	}
 	if v, _ := props.get(propTransactionPrepared); v == "true" {
-		return s.putHalf(m, props, set)
+		res, f = s.putHalf(m, props, set)
+		return res, m.Topic, f
 	}
 	if f := s.redirects.toTimerTopic(m, props); f != nil {
-		return store.PutResult{}, f
+		return store.PutResult{}, topic, f
 	}
 	s.redirects.toScheduleTopic(m, props)
-	return s.store.PutMessage(m), nil
+	return s.store.PutMessage(m), m.Topic, nil
 }
 
 // putResponse maps a store result onto the response, as

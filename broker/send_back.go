@@ -29,6 +29,7 @@ package broker
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -104,6 +105,10 @@ func (s *sendService) consumerSendMsgBack(req *remoting.Request) *remoting.Comma
 	m, f := s.sendBackMessage(&rec, h, topic, rand.Int32N(gc.RetryQueueNums), maxTimes)
 	if f != nil {
 		return s.replyFailure(req.Cmd, f)
+	}
+	if strings.HasPrefix(m.Topic, DLQGroupTopicPrefix) {
+		origin := req.Cmd.ExtString("originTopic")
+		s.metrics.sentToDLQ(origin, h.group, s.line.isSystemTopic(origin))
 	}
 	if res := s.store.PutMessage(m); res.Status != store.PutOK {
 		return s.reply(req.Cmd, remoting.SystemError, res.Status.String())

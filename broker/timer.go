@@ -316,3 +316,40 @@ func (s *timerService) backlog() int64 {
 	defer s.mu.Unlock()
 	return int64(len(s.pending))
 }
+
+// timerView is what the metrics read of the timer (the timer gauges of
+// 5.3.3's store metrics).
+type timerView struct {
+	// scanned is how far the timer queue was read into the wheel.
+	scanned int64
+	// due is how many messages are due but not yet delivered, oldestDue
+	// the earliest time one of them was due (0 when none is).
+	due, oldestDue int64
+	// within[i] counts the messages due from bounds[i-1] (0 for the
+	// first) up to bounds[i] seconds from now.
+	within []int64
+}
+
+// view reads the timer's state at nowMs for the bounds given in seconds.
+func (s *timerService) view(nowMs int64, bounds []int64) timerView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := timerView{scanned: s.scanned, within: make([]int64, len(bounds))}
+	base := nowMs / timerPrecisionMs * timerPrecisionMs
+	for _, e := range s.pending {
+		if e.at <= nowMs {
+			v.due++
+			if v.oldestDue == 0 || e.at < v.oldestDue {
+				v.oldestDue = e.at
+			}
+			continue
+		}
+		for i, b := range bounds {
+			if e.at < base+b*1000 {
+				v.within[i]++
+				break
+			}
+		}
+	}
+	return v
+}

@@ -116,6 +116,10 @@ func (t *transactionService) end(h endTxHeader) (remoting.ResponseCode, string) 
 		if code, remark := finalPutResponse(res, t.settings.load().Store.MaxMessageSize); code != remoting.Success {
 			return code, remark
 		}
+		t.metrics.committed(m.Topic, half.BornTimestamp)
+	} else {
+		realTopic, _ := half.Property(propRealTopic)
+		t.metrics.rolledBack(realTopic)
 	}
 	t.markDone(&half)
 	return remoting.Success, ""

@@ -69,6 +69,7 @@ type transactionService struct {
 	topics    *topicTable
 	clients   *clientTable
 	offsets   *offsetTable
+	metrics   *brokerMetrics
 	redirects redirects
 }
 

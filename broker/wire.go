@@ -45,6 +45,7 @@ func New(o Options) (*Broker, error) {
 		return nil, err
 	}
 	b.wireServers(o)
+	b.wireMetrics(o)
 	return b, nil
 }
 
@@ -81,13 +82,18 @@ func (b *Broker) wireServices(o Options) error {
 	log, now, st := o.Logger, o.Now, b.store
 	dir := configfile.Dir{Path: o.Configs.Store.StorePathRootDir + "/config", Line: b.line.Line}
 	delays := st.DelayLevels()
-	b.schedule = &scheduleService{log: log, now: now, line: b.line, settings: b.settings, store: st, dir: dir, delays: delays}
+	c := o.Configs.Broker
+	if addr := promAddr(c, log); addr != "" {
+		b.metrics = newBrokerMetrics(now, int(c.MetricsOtelCardinalityLimit))
+		b.metricsAddr = addr
+	}
+	b.schedule = &scheduleService{log: log, now: now, line: b.line, settings: b.settings, store: st, dir: dir, delays: delays,
+		metrics: b.metrics}
 	if err := b.schedule.load(); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
 	b.timer = &timerService{log: log, now: now, line: b.line, store: st, path: dir.File(timerFile)}
 	b.stats = newRuntimeStats(now, st)
-	c := o.Configs.Broker
 	b.brokerStats = newBrokerStats(c.BrokerClusterName, c.EnableDetailStat, now)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics)
 	b.topics.announce = b.reg.topicChanged
@@ -104,9 +110,10 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 	rp := replier{version: l.version()}
 	return handlers{
 		send: &sendService{replier: rp, line: l, settings: set, id: b.id, store: st, topics: b.topics, groups: b.groups,
-			stats: b.brokerStats, redirects: rd},
+			stats: b.brokerStats, metrics: b.metrics, redirects: rd},
 		pull: &pullService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st, topics: b.topics,
-			groups: b.groups, clients: b.clients, filters: b.filters, offsets: b.offsets, holds: b.holds, stats: b.brokerStats},
+			groups: b.groups, clients: b.clients, filters: b.filters, offsets: b.offsets, holds: b.holds, stats: b.brokerStats,
+			metrics: b.metrics},
 		query: &queryService{replier: rp, log: log, settings: set, store: st},
 		clients: &clientService{replier: rp, log: log, now: now, settings: set, clients: b.clients, groups: b.groups,
 			topics: b.topics, filters: b.filters, locks: newQueueLocks(now), notify: b.clients.notify},
@@ -123,7 +130,7 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 		runtime: &runtimeInfo{replier: rp, line: l, now: now, settings: set, store: st, stats: b.stats,
 			schedule: b.schedule, timer: b.timer},
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
-			topics: b.topics, clients: b.clients, offsets: b.offsets, redirects: rd},
+			topics: b.topics, clients: b.clients, offsets: b.offsets, metrics: b.metrics, redirects: rd},
 	}
 }
 
@@ -138,11 +145,28 @@ func (b *Broker) wireServers(o Options) {
 	}
 	for _, port := range ports {
 		router, p := newRouter(routes, b.line, set, o.Logger)
+		if b.metrics != nil {
+			router.Observe(b.metrics.observe)
+		}
 		b.handlers.runtime.pools = append(b.handlers.runtime.pools, p)
 		b.servers = append(b.servers, remoting.NewServer(remoting.ServerOptions{
 			Addr: o.listenAddr(port), Router: router, Logger: o.Logger, OnClose: b.onChannelClose,
 		}))
 	}
+}
+
+// wireMetrics builds the Prometheus exporter when metrics are on.
+func (b *Broker) wireMetrics(o Options) {
+	if b.metrics == nil {
+		return
+	}
+	rt := b.handlers.runtime
+	b.metricsServer = &metricsServer{log: o.Logger, metrics: b.metrics, addr: b.metricsAddr, src: &metricsSources{
+		line: b.line, settings: b.settings, topics: b.topics, groups: b.groups, clients: b.clients, offsets: b.offsets,
+		store: b.store, timer: b.timer, reviveQueues: popReviveQueueNum,
+		queued:   func(k poolKind) int { n, _ := rt.poolLoad(k); return n },
+		earliest: func() int64 { return rt.earliestMessageTime(b.settings.load()) },
+	}}
 }
 
 // onChannelClose runs on the event loop: a client's connection went, so

@@ -238,6 +238,23 @@ type BrokerConfig struct {
 	// UpdateNameServerAddrPeriod is how often the address server is polled, in
 	// ms (5.x key).
 	UpdateNameServerAddrPeriod int32 `prop:"updateNameServerAddrPeriod,since=5"`
+	// MetricsExporterType picks the metrics exporter (5.x key): DISABLE,
+	// PROM (Prometheus text over HTTP), OTLP_GRPC or LOG, or their
+	// ordinals 0-3. rmqgo serves PROM on both lines and not the others.
+	MetricsExporterType MetricsExporterType `prop:"metricsExporterType,since=5"`
+	// MetricsPromExporterHost is the address the Prometheus exporter
+	// listens on; "" means brokerIP1 (5.x key).
+	MetricsPromExporterHost string `prop:"metricsPromExporterHost,since=5"`
+	// MetricsPromExporterPort is the Prometheus exporter's port (5.x key).
+	MetricsPromExporterPort int32 `prop:"metricsPromExporterPort,since=5"`
+	// MetricsLabel adds labels to every metric, "k1:v1,k2:v2" (5.x key).
+	MetricsLabel string `prop:"metricsLabel,since=5"`
+	// MetricsInDelta labels every metric aggregation="delta" (5.x key;
+	// the Prometheus exporter stays cumulative, as Java's does).
+	MetricsInDelta bool `prop:"metricsInDelta,since=5"`
+	// MetricsOtelCardinalityLimit bounds the label sets of one metric;
+	// past it they are folded into one overflow series (5.x key).
+	MetricsOtelCardinalityLimit int32 `prop:"metricsOtelCardinalityLimit,since=5"`
 	// BrokerHeartbeatInterval is the lightweight broker heartbeat period in ms
 	// (5.x key).
 	BrokerHeartbeatInterval int32 `prop:"brokerHeartbeatInterval,since=5"`
@@ -413,6 +430,9 @@ func DefaultBrokerConfig(env Env) *BrokerConfig {
 		WaitTimeMillsInAdminBrokerQueue:        5000,
 		RejectPullConsumerEnable:               false,
 		UpdateNameServerAddrPeriod:             120000,
+		MetricsExporterType:                    MetricsDisable,
+		MetricsPromExporterPort:                5557,
+		MetricsOtelCardinalityLimit:            50000,
 		BrokerHeartbeatInterval:                1000,
 		BrokerNotActiveTimeoutMillis:           10000,
 		EnableNetWorkFlowControl:               false,

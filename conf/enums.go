@@ -32,6 +32,40 @@ func (FlushDiskType) javaEnumNames() []string {
 	return []string{string(AsyncFlush), string(SyncFlush)}
 }
 
+// MetricsExporterType is BrokerConfig.metricsExporterType, Java's
+// MetricsExporterType enum held by its constant name; Java's setters
+// take the ordinal too, which Kind maps.
+type MetricsExporterType string
+
+// The exporter types.
+const (
+	MetricsDisable  MetricsExporterType = "DISABLE"
+	MetricsOtlpGrpc MetricsExporterType = "OTLP_GRPC"
+	MetricsProm     MetricsExporterType = "PROM"
+	MetricsLog      MetricsExporterType = "LOG"
+)
+
+func (MetricsExporterType) javaEnumNames() []string {
+	return []string{string(MetricsDisable), string(MetricsOtlpGrpc), string(MetricsProm), string(MetricsLog),
+		"0", "1", "2", "3"}
+}
+
+// Kind is the exporter an ordinal names (MetricsExporterType.valueOf(int):
+// 1 OTLP_GRPC, 2 PROM, 3 LOG, else DISABLE), or t itself.
+func (t MetricsExporterType) Kind() MetricsExporterType {
+	switch t {
+	case "1":
+		return MetricsOtlpGrpc
+	case "2":
+		return MetricsProm
+	case "3":
+		return MetricsLog
+	case "0":
+		return MetricsDisable
+	}
+	return t
+}
+
 // Permission bits of PermName, used by the brokerPermission default.
 const (
 	permRead  = 1 << 2

@@ -91,10 +91,8 @@ const (
 		loadBalanceThreadPoolQueueCapacity=100000 lockInStrictMode=false
 		maxPopPollingSize=100000 metricGrpcExporterIntervalInMills=60000
 		metricGrpcExporterTimeOutInMills=3000
-		metricLoggingExporterIntervalInMills=10000 metricsExporterType=DISABLE
+		metricLoggingExporterIntervalInMills=10000
 		metricsGrpcExporterHeader= metricsGrpcExporterTarget=
-		metricsInDelta=false metricsLabel= metricsOtelCardinalityLimit=50000
-		metricsPromExporterHost= metricsPromExporterPort=5557
 		migrateAuthFromV1Enabled popCkMaxBufferSize=200000
 		popCkOffsetMaxQueueSize=20000 popCkStayBufferTime=10000
 		popCkStayBufferTimeOut=3000 popConsumerFSServiceInit=true

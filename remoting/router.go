@@ -16,8 +16,32 @@ type Request struct {
 	Cmd *Command
 	// Arrived is when the frame was decoded, for queue-time flow control.
 	Arrived time.Time
+	// Suspended is set once the request was parked and resubmitted (a
+	// long-polling pull), Java's RemotingCommand.isSuspended.
+	Suspended bool
 	// pool is the pool that serves the request (nil for the fallback).
 	pool *Pool
+	// observe, when set, is told of each response written (Router.Observe).
+	observe Observer
+}
+
+// Observer is told of each response the server writes (or fails to) for
+// a request: the broker's RPC latency metric. It runs on the goroutine
+// that wrote the response and must not block.
+type Observer func(req *Request, resp *Command, err error)
+
+// SendParts writes resp with parts as its body (see Channel.SendParts),
+// and tells the router's observer.
+func (r *Request) SendParts(resp *Command, parts [][]byte, done func()) error {
+	err := r.Ch.SendParts(resp, parts, done)
+	r.observed(resp, err)
+	return err
+}
+
+func (r *Request) observed(resp *Command, err error) {
+	if r.observe != nil {
+		r.observe(r, resp, err)
+	}
 }
 
 // Resubmit queues the request again on the pool that served it, to be
@@ -30,12 +54,11 @@ func (r *Request) Resubmit(h Handler) bool {
 		return false
 	}
 	t := &routedRequest{Request: *r, h: h, queued: time.Now()}
-	if r.pool.tasks.push(t) {
+	t.Suspended = true
+	if t.pool.tasks.push(t) {
 		return true
 	}
-	if !r.Cmd.IsOneway() {
-		reply(r.pool.log, r.Ch, r.Cmd, NewResponse(r.Cmd, SystemBusy, remarkOverload))
-	}
+	t.reply(t.pool.log, NewResponse(r.Cmd, SystemBusy, remarkOverload))
 	return false
 }
 
@@ -105,6 +128,7 @@ type Router struct {
 	routes   map[int32]route
 	pools    []*Pool
 	fallback Handler
+	observe  Observer
 	once     sync.Once
 	stopOnce sync.Once
 }
@@ -142,6 +166,9 @@ func (r *Router) Handle(code RequestCode, pool *Pool, h Handler) {
 	r.routes[int32(code)] = route{pool: pool, h: h}
 }
 
+// Observe sets the observer of every response; call it before Start.
+func (r *Router) Observe(o Observer) { r.observe = o }
+
 // SetFallback replaces the handler for codes nobody handles.
 func (r *Router) SetFallback(h Handler) { r.fallback = h }
 
@@ -173,18 +200,21 @@ func (r *Router) dispatch(ch *Channel, cmd *Command) {
 	rt, ok := r.routes[cmd.Code]
 	if !ok {
 		// Java 4.9.8 answers an unknown code even when it came oneway.
-		if resp := r.fallback(&Request{Ch: ch, Cmd: cmd, Arrived: time.Now()}); resp != nil {
+		req := &Request{Ch: ch, Cmd: cmd, Arrived: time.Now(), observe: r.observe}
+		if resp := r.fallback(req); resp != nil {
 			resp.Opaque, resp.Flag = cmd.Opaque, resp.Flag|FlagResponse
-			if err := ch.Send(resp); err != nil {
+			err := ch.Send(resp)
+			if err != nil {
 				r.log.Debug("reply not sent", zap.String("remote", ch.RemoteAddr()), zap.Error(err))
 			}
+			req.observed(resp, err)
 		}
 		return
 	}
 	now := time.Now()
-	task := &routedRequest{Request: Request{Ch: ch, Cmd: cmd, Arrived: now, pool: rt.pool}, h: rt.h, queued: now}
-	if !rt.pool.tasks.push(task) && !cmd.IsOneway() {
-		reply(r.log, ch, cmd, NewResponse(cmd, SystemBusy, remarkOverload))
+	task := &routedRequest{Request: Request{Ch: ch, Cmd: cmd, Arrived: now, pool: rt.pool, observe: r.observe}, h: rt.h, queued: now}
+	if !rt.pool.tasks.push(task) {
+		task.reply(r.log, NewResponse(cmd, SystemBusy, remarkOverload))
 	}
 }
 
@@ -214,7 +244,7 @@ func (p *Pool) serve(t *routedRequest) {
 	if p.opts.MaxWait > 0 {
 		if waited > p.opts.MaxWait {
 			if !t.Cmd.IsOneway() && p.opts.BusyRemark != nil {
-				reply(p.log, t.Ch, t.Cmd, NewResponse(t.Cmd, SystemBusy, p.opts.BusyRemark(waited, p.tasks.len())))
+				t.reply(p.log, NewResponse(t.Cmd, SystemBusy, p.opts.BusyRemark(waited, p.tasks.len())))
 				return
 			}
 		}
@@ -223,20 +253,28 @@ func (p *Pool) serve(t *routedRequest) {
 		if v := recover(); v != nil {
 			p.log.Error("handler panicked", zap.String("pool", p.opts.Name), zap.Int32("code", t.Cmd.Code),
 				zap.Any("panic", v), zap.ByteString("stack", debug.Stack()))
-			reply(p.log, t.Ch, t.Cmd, NewResponse(t.Cmd, SystemError, fmt.Sprint(v)))
+			t.reply(p.log, NewResponse(t.Cmd, SystemError, fmt.Sprint(v)))
 		}
 	}()
-	reply(p.log, t.Ch, t.Cmd, t.h(&t.Request))
+	t.reply(p.log, t.h(&t.Request))
 }
 
-// reply sends resp for req unless req is oneway or resp is nil.
-func reply(log *zap.Logger, ch *Channel, req, resp *Command) {
-	if resp == nil || req.IsOneway() {
+// reply sends resp for the request unless the request is oneway or resp
+// is nil, and tells the observer of a response made (also one not sent
+// because the request was oneway, as Java records it).
+func (r *Request) reply(log *zap.Logger, resp *Command) {
+	if resp == nil {
 		return
 	}
-	resp.Opaque = req.Opaque
-	resp.Flag |= FlagResponse
-	if err := ch.Send(resp); err != nil {
-		log.Debug("reply not sent", zap.String("remote", ch.RemoteAddr()), zap.Error(err))
+	if r.Cmd.IsOneway() {
+		r.observed(resp, nil)
+		return
 	}
+	resp.Opaque = r.Cmd.Opaque
+	resp.Flag |= FlagResponse
+	err := r.Ch.Send(resp)
+	if err != nil {
+		log.Debug("reply not sent", zap.String("remote", r.Ch.RemoteAddr()), zap.Error(err))
+	}
+	r.observed(resp, err)
 }
