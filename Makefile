@@ -13,6 +13,8 @@
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
 #   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
+#   make compat-metrics    the Prometheus exporters of the Java 5.3.3 broker and ours scraped after
+#                          the same workload: names, label sets and counters compared
 #   make compat-fastjson   the fastjson differential: every body kind through ours and the real
 #                          fastjson of 4.9.7 and 5.3.3 (seeds and FASTJSON_MUTATIONS mutations each)
 #   make fixtures          regenerate every fixture the Java side writes (compat/fixtures.sh)
@@ -27,7 +29,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
+.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
 
 all: build
 
@@ -76,7 +78,7 @@ unit:
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
 # by record; and compat-fastjson. Last, mqadmin's 26 common commands against
 # the Java servers and ours on the 4.x line, outputs diffed (both lines:
-# make compat-mqadmin, outside CI for time).
+# make compat-mqadmin, outside CI for time), and the metrics exporters.
 GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
 
 compat: build compat-store compat-fastjson
@@ -87,6 +89,13 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
 	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
+	sh compat/metrics-compare.sh
+
+# The metrics exporters (metricsExporterType=PROM) of the Java 5.3.3 broker
+# and ours after the same workload (compat/metrics-compare.sh; scrapes in
+# compat/target/metrics/). About 3 minutes.
+compat-metrics:
+	sh compat/metrics-compare.sh
 
 compat-store:
 	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/
