@@ -15,6 +15,7 @@ package broker
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
@@ -141,8 +142,15 @@ func (b *Broker) wireServers(o Options) {
 		b.handlers.runtime.pools = append(b.handlers.runtime.pools, p)
 		b.servers = append(b.servers, remoting.NewServer(remoting.ServerOptions{
 			Addr: o.listenAddr(port), Router: router, Logger: o.Logger, OnClose: b.onChannelClose,
+			IdleTimeout: idleTimeout(set.NettyServer.ServerChannelMaxIdleTimeSeconds),
 		}))
 	}
+}
+
+// idleTimeout is serverChannelMaxIdleTimeSeconds as a duration; Netty's
+// idle handler is off for 0 or less, and so is ours.
+func idleTimeout(seconds int32) time.Duration {
+	return time.Duration(max(seconds, 0)) * time.Second
 }
 
 // onChannelClose runs on the event loop: a client's connection went, so
