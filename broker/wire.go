@@ -147,14 +147,14 @@ func (b *Broker) wireServers(o Options) {
 	}
 }
 
-// idleTimeout is serverChannelMaxIdleTimeSeconds as a duration; Netty's
-// idle handler is off for 0 or less, and so is ours.
-func idleTimeout(seconds int32) time.Duration {
-	return time.Duration(max(seconds, 0)) * time.Second
-}
-
 // onChannelClose runs on the event loop: a client's connection went, so
 // its registrations go too (off the loop).
 func (b *Broker) onChannelClose(ch *remoting.Channel) {
 	b.clients.channelClosed(ch)
+}
+
+// idleTimeout is serverChannelMaxIdleTimeSeconds as a duration; Netty's
+// idle handler is off for 0 or less, and so is ours.
+func idleTimeout(seconds int32) time.Duration {
+	return time.Duration(max(seconds, 0)) * time.Second
 }
