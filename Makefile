@@ -23,13 +23,15 @@
 #   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
 #                          Java broker and ours, in one run, a markdown table with ratios
 #   make gobench           Go benchmarks with allocations
+#   make slowloris         our name server and broker on loopback, each under SLOWLORIS_CONNS (2000)
+#                          connections trickling a frame while a normal client calls; server RSS
 
 GO        ?= go
 BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench clean
+.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench slowloris clean
 
 all: build
 
@@ -140,6 +142,11 @@ fuzz:
 # the header of compat/broker-bench.sh for its settings.
 bench: build
 	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/broker-bench.sh
+
+# Stops only the servers it started; see the header of compat/slowloris.sh.
+slowloris: build
+	RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker \
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/slowloris.sh
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

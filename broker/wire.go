@@ -15,6 +15,7 @@ package broker
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
@@ -151,6 +152,7 @@ func (b *Broker) wireServers(o Options) {
 		b.handlers.runtime.pools = append(b.handlers.runtime.pools, p)
 		b.servers = append(b.servers, remoting.NewServer(remoting.ServerOptions{
 			Addr: o.listenAddr(port), Router: router, Logger: o.Logger, OnClose: b.onChannelClose,
+			IdleTimeout: idleTimeout(set.NettyServer.ServerChannelMaxIdleTimeSeconds),
 		}))
 	}
 }
@@ -173,4 +175,10 @@ func (b *Broker) wireMetrics(o Options) {
 // its registrations go too (off the loop).
 func (b *Broker) onChannelClose(ch *remoting.Channel) {
 	b.clients.channelClosed(ch)
+}
+
+// idleTimeout is serverChannelMaxIdleTimeSeconds as a duration; Netty's
+// idle handler is off for 0 or less, and so is ours.
+func idleTimeout(seconds int32) time.Duration {
+	return time.Duration(max(seconds, 0)) * time.Second
 }

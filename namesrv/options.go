@@ -85,6 +85,10 @@ type Options struct {
 	DefaultThreadPoolQueueCapacity       int
 	// EventLoops is the number of network event loops; 0 is one per core.
 	EventLoops int
+	// ServerChannelMaxIdleTime closes a connection that has neither read
+	// nor written for this long (serverChannelMaxIdleTimeSeconds, 120 s);
+	// 0 keeps quiet connections open, as Netty does for 0.
+	ServerChannelMaxIdleTime time.Duration
 
 	// Config serves GET/UPDATE_NAMESRV_CONFIG; nil answers GET with no
 	// body and UPDATE with SYSTEM_ERROR.
@@ -114,6 +118,7 @@ func DefaultOptions() Options {
 		ClientRequestThreadPoolQueueCapacity: 50000,
 		DefaultThreadPoolNums:                16,
 		DefaultThreadPoolQueueCapacity:       10000,
+		ServerChannelMaxIdleTime:             120 * time.Second,
 	}
 }
 
@@ -126,8 +131,8 @@ func (o *Options) Validate() error {
 	if o.KVConfigPath == "" {
 		problems = append(problems, "KVConfigPath is empty")
 	}
-	if o.ScanNotActiveBrokerInterval < 0 || o.BrokerChannelExpiredTime < 0 {
-		problems = append(problems, "negative scan interval or expiry time")
+	if o.ScanNotActiveBrokerInterval < 0 || o.BrokerChannelExpiredTime < 0 || o.ServerChannelMaxIdleTime < 0 {
+		problems = append(problems, "negative scan interval, expiry or idle time")
 	}
 	if o.ClusterTest && o.ProductEnvNamesrvAddr == "" {
 		problems = append(problems, "ClusterTest needs ProductEnvNamesrvAddr")

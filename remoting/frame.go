@@ -2,6 +2,15 @@
 // codec (JSON and ROCKETMQ binary headers), the request and response code
 // tables, a gnet server that hands decoded frames to bounded worker pools,
 // and an outbound client. It knows frames and connections, not topics.
+//
+// Per connection the server holds at most one frame being received
+// (ServerOptions.MaxFrame), its unread responses (MaxOutbound), and closes
+// it after IdleTimeout without traffic; hygiene.go says how and where that
+// differs from Java. Of the thread settings of Java's NettyServerConfig
+// (serverSelectorThreads, serverWorkerThreads,
+// serverCallbackExecutorThreads) none applies: gnet runs one event loop
+// per core that only cuts and writes frames, and handlers run on the
+// router's named pools (docs/connections.md).
 package remoting
 
 import (

@@ -68,10 +68,11 @@ func (o *outbox) queue(done func(), frames ...[]byte) error {
 	return nil
 }
 
-// flush writes everything queued; it runs on the connection's event loop.
-// gnet keeps what the socket does not take at once in its own buffer, so
-// the frames are no longer needed when Writev returns.
-func (o *outbox) flush() {
+// flush writes everything queued and tells whether there was anything; it
+// runs on the connection's event loop. gnet keeps what the socket does not
+// take at once in its own buffer, so the frames are no longer needed when
+// Writev returns.
+func (o *outbox) flush() bool {
 	o.mu.Lock()
 	frames, dones := o.frames, o.dones
 	o.frames, o.dones, o.woken = o.spare[:0], nil, false
@@ -88,6 +89,7 @@ func (o *outbox) flush() {
 	for _, done := range dones {
 		done()
 	}
+	return len(frames) > 0
 }
 
 // drop discards what is queued, for a connection that has gone, and

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +26,14 @@ type ServerOptions struct {
 	MaxFrame int
 	// EventLoops is the number of gnet event loops; 0 means one per core.
 	EventLoops int
+	// IdleTimeout closes a connection that has neither read nor written
+	// for this long, as Java's serverChannelMaxIdleTimeSeconds does; 0
+	// never closes one (see hygiene.go).
+	IdleTimeout time.Duration
+	// MaxOutbound bounds the response bytes a connection may leave unread:
+	// over it, the connection is closed. 0 means DefaultMaxOutbound; a
+	// negative value leaves it unbounded (see hygiene.go).
+	MaxOutbound int
 	// OnOpen and OnClose, when set, are told of each connection.
 	OnOpen  func(*Channel)
 	OnClose func(*Channel)
@@ -43,6 +52,13 @@ type Server struct {
 	nextCh  atomic.Uint64
 	nextID  atomic.Int32
 	conns   atomic.Int64
+
+	// epoch, clock and open serve the idle scan (hygiene.go): clock is
+	// the time since epoch as of the last tick; open holds the
+	// connections, as *serverConn keys, when IdleTimeout is set.
+	epoch time.Time
+	clock atomic.Int64
+	open  sync.Map
 }
 
 // NewServer returns a server that is not yet listening.
@@ -56,7 +72,11 @@ func NewServer(opts ServerOptions) *Server {
 	if opts.Router == nil {
 		opts.Router = NewRouter(opts.Logger)
 	}
-	return &Server{opts: opts, log: opts.Logger, booted: make(chan error, 1), stopped: make(chan error, 1)}
+	if opts.MaxOutbound == 0 {
+		opts.MaxOutbound = DefaultMaxOutbound
+	}
+	return &Server{opts: opts, log: opts.Logger, booted: make(chan error, 1), stopped: make(chan error, 1),
+		epoch: time.Now()}
 }
 
 // Start listens and serves in the background; it returns once the listener
@@ -69,6 +89,7 @@ func (s *Server) Start() error {
 			gnet.WithNumEventLoop(s.opts.EventLoops),
 			gnet.WithReuseAddr(true),
 			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
+			gnet.WithTicker(s.opts.IdleTimeout > 0),
 			gnet.WithLogger(s.log.Sugar()))
 		select {
 		case s.booted <- fmt.Errorf("remoting: listen on %s: %w", s.opts.Addr, errOrClosed(err)):
@@ -132,15 +153,26 @@ func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
 
 // serverConn is what a gnet connection carries as its context.
 type serverConn struct {
-	ch  *Channel
-	out *outbox
+	conn gnet.Conn
+	ch   *Channel
+	out  *outbox
+	// buffered is what the connection's inbound buffer held when
+	// OnTraffic last returned: more on the next call means bytes were
+	// read (event loop only).
+	buffered int
+	// lastActive is the server clock at the last read or write;
+	// idleClosed is set once the idle scan closed the connection.
+	lastActive atomic.Int64
+	idleClosed atomic.Bool
 }
 
 // OnOpen creates the connection's channel.
 func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	out := newOutbox(c)
 	ch := newChannel(s.nextCh.Add(1), addrString(c.LocalAddr()), addrString(c.RemoteAddr()), out, &s.nextID)
-	c.SetContext(&serverConn{ch: ch, out: out})
+	sc := &serverConn{conn: c, ch: ch, out: out}
+	c.SetContext(sc)
+	s.trackOpen(sc)
 	s.conns.Add(1)
 	s.log.Debug("connection opened", zap.String("remote", ch.remote))
 	if s.opts.OnOpen != nil {
@@ -158,6 +190,7 @@ func (s *Server) OnClose(c gnet.Conn, err error) gnet.Action {
 	ch := sc.ch
 	ch.markClosed()
 	sc.out.drop()
+	s.trackClose(sc)
 	s.conns.Add(-1)
 	s.log.Debug("connection closed", zap.String("remote", ch.remote), zap.Error(err))
 	if s.opts.OnClose != nil {
@@ -168,12 +201,26 @@ func (s *Server) OnClose(c gnet.Conn, err error) gnet.Action {
 
 // OnTraffic writes the frames queued for the connection, then decodes
 // every whole frame buffered and dispatches it. It also runs when a handler
-// wakes the connection to write. A broken stream closes only this
+// wakes the connection to write. A broken stream, or a client that leaves
+// more than MaxOutbound bytes of responses unread, closes only this
 // connection.
 func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	sc := c.Context().(*serverConn)
-	sc.out.flush()
-	ch := sc.ch
+	read := c.InboundBuffered() != sc.buffered
+	if sc.out.flush() || read {
+		s.touch(sc)
+	}
+	if s.overOutbound(sc) {
+		return gnet.Close
+	}
+	action := s.decode(c, sc.ch)
+	sc.buffered = c.InboundBuffered()
+	return action
+}
+
+// decode dispatches every whole frame buffered; it closes the connection
+// on a bad frame or an oversize length.
+func (s *Server) decode(c gnet.Conn, ch *Channel) gnet.Action {
 	for {
 		head, err := c.Peek(lengthFieldSize)
 		if err != nil {

@@ -106,6 +106,7 @@ func options(cfg *conf.NamesrvConfigs, log *zap.Logger) namesrv.Options {
 	o.ClientRequestThreadPoolQueueCapacity = int(n.ClientRequestThreadPoolQueueCapacity)
 	o.DefaultThreadPoolNums = int(n.DefaultThreadPoolNums)
 	o.DefaultThreadPoolQueueCapacity = int(n.DefaultThreadPoolQueueCapacity)
+	o.ServerChannelMaxIdleTime = time.Duration(max(s.ServerChannelMaxIdleTimeSeconds, 0)) * time.Second
 	if n.ScanNotActiveBrokerInterval > 0 {
 		o.ScanNotActiveBrokerInterval = time.Duration(n.ScanNotActiveBrokerInterval) * time.Millisecond
 	}

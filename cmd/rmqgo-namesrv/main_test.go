@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
 )
@@ -45,4 +47,13 @@ func TestBadConfigLineIsReportedWithFileAndLine(t *testing.T) {
 	assert.Contains(t, out.String(), "listenPort=9876\n", "a value Java cannot parse leaves the default")
 	assert.Contains(t, errOut.String(), file+":2")
 	assert.Contains(t, errOut.String(), "listenPort")
+}
+
+func TestIdleTimeComesFromNettyServerConfig(t *testing.T) {
+	cfg := conf.DefaultNamesrvConfigs(testEnv(t.TempDir()))
+	assert.Equal(t, 120*time.Second, options(cfg, zap.NewNop()).ServerChannelMaxIdleTime)
+	cfg.NettyServer.ServerChannelMaxIdleTimeSeconds = 7
+	assert.Equal(t, 7*time.Second, options(cfg, zap.NewNop()).ServerChannelMaxIdleTime)
+	cfg.NettyServer.ServerChannelMaxIdleTimeSeconds = 0
+	assert.Zero(t, options(cfg, zap.NewNop()).ServerChannelMaxIdleTime, "0 turns it off, as in Java")
 }

@@ -1,0 +1,139 @@
+package remoting
+
+// Connection hygiene: what the server keeps per connection, and for how
+// long, whatever a client does.
+//
+// Idle connections. Java's NettyRemotingServer puts an
+// IdleStateHandler(0, 0, serverChannelMaxIdleTimeSeconds) in every
+// connection's pipeline: when a connection has seen neither a read nor a
+// write for that long (ALL_IDLE, default 120 s), NettyConnectManageHandler
+// logs "NETTY SERVER PIPELINE: IDLE exception" at warn and closes it. Here
+// ServerOptions.IdleTimeout does the same. Every connection records when it
+// last read bytes or handed frames to the socket, on a coarse clock that
+// gnet's ticker advances; the same tick scans the open connections and
+// closes those idle for the timeout. No goroutine or timer per connection:
+// a connection costs one map entry and an atomic word, and a scan of
+// thousands takes microseconds. A connection is closed between IdleTimeout
+// and IdleTimeout plus one tick (a tenth of the timeout, at most a second)
+// after it went quiet. Difference: Netty counts a write when its bytes
+// have left for the socket; here when they were handed to gnet, which
+// sends them or buffers what the socket does not take. A client that
+// neither reads nor sends is closed by either rule once the timeout passes.
+//
+// Half-received frames. A frame is read whole before it is decoded, so a
+// connection holds at most MaxFrame bytes (Java's frameMaxLength, 16 MiB
+// by default) of a frame it has not finished sending, plus what one read
+// took past it (gnet's read buffer, 64 KiB). A declared length over
+// MaxFrame closes the connection at once, as Java's decoder does. A client
+// that announces a large frame and trickles it is bounded by that, and by
+// the idle timeout if it stops; Java bounds it the same way.
+//
+// Outbound bytes. Handlers queue their responses in the connection's
+// outbox; the event loop hands them to gnet, which keeps in its outbound
+// buffer what the socket does not take. A client that sends requests and
+// never reads its responses would make that buffer grow without end.
+// ServerOptions.MaxOutbound bounds it: once a connection's unsent bytes
+// exceed it, the connection is logged and closed; everyone else keeps
+// being served. Difference: Java's 5.x server stops reading from a
+// connection whose Netty write buffer is over its high water mark
+// (writeBufferHighWaterMark, Netty's 64 KiB unless set) and resumes below
+// the low one, and the idle timeout eventually closes a client that never
+// drains; 4.9.x does not even stop reading, so its buffer is unbounded.
+// gnet cannot stop reading one connection (it reads whatever the socket
+// has into the connection's inbound buffer), so pausing would only move
+// the growth from the outbound buffer to the inbound one; closing at a
+// bound far above what a slow but live client holds (DefaultMaxOutbound,
+// 64 MiB: hundreds of full pull responses) keeps both bounded.
+//
+// Settings of Java's NettyServerConfig that size Netty's threads
+// (serverSelectorThreads, serverWorkerThreads,
+// serverCallbackExecutorThreads) and buffers have no counterpart here;
+// docs/connections.md says which apply and why.
+
+import (
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+	"go.uber.org/zap"
+)
+
+// DefaultMaxOutbound is the bound on a connection's unsent response
+// bytes when ServerOptions.MaxOutbound is 0.
+const DefaultMaxOutbound = 64 << 20
+
+// maxIdleTick bounds the interval of the idle scan.
+const maxIdleTick = time.Second
+
+// idleTick is how often the connections are scanned for a timeout: a
+// tenth of it, at most a second, so a close comes at most a tenth late.
+func idleTick(timeout time.Duration) time.Duration {
+	return min(max(timeout/10, time.Millisecond), maxIdleTick)
+}
+
+// now is the server's coarse clock: time since it was built, advanced by
+// each tick.
+func (s *Server) now() int64 { return s.clock.Load() }
+
+// touch records activity on the connection (event loop only).
+func (s *Server) touch(sc *serverConn) {
+	if now := s.now(); sc.lastActive.Load() != now {
+		sc.lastActive.Store(now)
+	}
+}
+
+// trackOpen registers a new connection with the idle scan.
+func (s *Server) trackOpen(sc *serverConn) {
+	if s.opts.IdleTimeout <= 0 {
+		return
+	}
+	sc.lastActive.Store(s.now())
+	s.open.Store(sc, struct{}{})
+}
+
+// trackClose removes a closed connection from the idle scan.
+func (s *Server) trackClose(sc *serverConn) {
+	if s.opts.IdleTimeout > 0 {
+		s.open.Delete(sc)
+	}
+}
+
+// OnTick advances the coarse clock and closes the connections idle for
+// IdleTimeout. gnet runs it on its own goroutine, never on an event loop;
+// closing a connection from here only queues the close to its loop.
+func (s *Server) OnTick() (time.Duration, gnet.Action) {
+	now := int64(time.Since(s.epoch))
+	s.clock.Store(now)
+	s.closeIdle(now)
+	return idleTick(s.opts.IdleTimeout), gnet.None
+}
+
+// closeIdle closes every connection quiet since before now-IdleTimeout.
+func (s *Server) closeIdle(now int64) {
+	limit := int64(s.opts.IdleTimeout)
+	s.open.Range(func(k, _ any) bool {
+		sc := k.(*serverConn)
+		if now-sc.lastActive.Load() < limit || sc.idleClosed.Swap(true) {
+			return true
+		}
+		// Java's wording, so that operators' log searches keep working.
+		s.log.Warn("NETTY SERVER PIPELINE: IDLE exception", zap.String("remote", sc.ch.remote),
+			zap.Duration("idle", time.Duration(now-sc.lastActive.Load())))
+		_ = sc.conn.Close()
+		return true
+	})
+}
+
+// overOutbound tells whether the connection holds more unsent bytes than
+// MaxOutbound allows, logging it once (event loop only).
+func (s *Server) overOutbound(sc *serverConn) bool {
+	if s.opts.MaxOutbound < 0 {
+		return false
+	}
+	n := sc.conn.OutboundBuffered()
+	if n <= s.opts.MaxOutbound {
+		return false
+	}
+	s.log.Warn("closing a connection that does not read its responses", zap.String("remote", sc.ch.remote),
+		zap.Int("unsentBytes", n), zap.Int("maxOutbound", s.opts.MaxOutbound))
+	return true
+}
