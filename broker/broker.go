@@ -40,6 +40,8 @@ type Broker struct {
 	brokerStats *brokerStats
 	statsLogger *zap.Logger
 	handlers    handlers
+	// acl is nil unless aclEnable.
+	acl *aclGuard
 	// metrics and metricsServer are nil unless metricsExporterType=PROM.
 	metrics       *brokerMetrics
 	metricsAddr   string
@@ -112,6 +114,9 @@ func (b *Broker) startServices() {
 	b.goService(b.handlers.tx.checkLoop)
 	if b.metricsServer != nil {
 		b.goService(b.metricsServer.serve)
+	}
+	if b.acl != nil {
+		b.goService(b.acl.watch)
 	}
 }
 

@@ -136,16 +136,24 @@ func (h *handlers) routes() []route {
 
 // newRouter is the dispatch table of one server: the routes the line
 // serves, on pools of that server sized from broker.conf.
-func newRouter(routes []route, l line, set *settings, log *zap.Logger) (*remoting.Router, pools) {
+func newRouter(routes []route, l line, set *settings, log *zap.Logger, guard *aclGuard) (*remoting.Router, pools) {
 	r := remoting.NewRouter(log)
 	p := newPools(r, set)
 	for _, rt := range routes {
 		if rt.fiveOnly && !l.servesFiveOnlyCodes() {
 			continue
 		}
-		r.Handle(rt.code, p[rt.pool], rt.handler)
+		h := rt.handler
+		if guard != nil {
+			h = guard.wrap(h)
+		}
+		r.Handle(rt.code, p[rt.pool], h)
 	}
-	r.SetFallback(func(req *remoting.Request) *remoting.Command { return notSupported(log, req) })
+	var fallback remoting.Handler = func(req *remoting.Request) *remoting.Command { return notSupported(log, req) }
+	if guard != nil {
+		fallback = guard.wrap(fallback)
+	}
+	r.SetFallback(fallback)
 	return r, p
 }
 

@@ -15,7 +15,11 @@ package broker
 
 import (
 	"fmt"
+	"path/filepath"
+
 	"time"
+
+	"github.com/rmqgo/rmqgo/conf"
 
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
@@ -44,6 +48,11 @@ func New(o Options) (*Broker, error) {
 	}
 	if err := b.wireServices(o); err != nil {
 		return nil, err
+	}
+	if o.Configs.Broker.AclEnable {
+		if b.acl, err = newACLGuard(o.Logger, b.line, aclFile(o.Configs)); err != nil {
+			return nil, fmt.Errorf("broker: acl: %w", err)
+		}
 	}
 	b.wireServers(o)
 	b.wireMetrics(o)
@@ -145,7 +154,7 @@ func (b *Broker) wireServers(o Options) {
 		ports = append(ports, p-2)
 	}
 	for _, port := range ports {
-		router, p := newRouter(routes, b.line, set, o.Logger)
+		router, p := newRouter(routes, b.line, set, o.Logger, b.acl)
 		if b.metrics != nil {
 			router.Observe(b.metrics.observe)
 		}
@@ -155,6 +164,15 @@ func (b *Broker) wireServers(o Options) {
 			IdleTimeout: idleTimeout(set.NettyServer.ServerChannelMaxIdleTimeSeconds),
 		}))
 	}
+}
+
+// aclFile is where plain_acl.yml is: as LoadBroker found it, else under
+// rocketmqHome.
+func aclFile(c *conf.BrokerConfigs) string {
+	if c.AclPlainFile != "" {
+		return c.AclPlainFile
+	}
+	return filepath.Join(c.Broker.RocketmqHome, "conf", "plain_acl.yml")
 }
 
 // wireMetrics builds the Prometheus exporter when metrics are on.

@@ -30,6 +30,7 @@ const (
 	sysPropClientWorkerSize           = "com.rocketmq.remoting.client.worker.size"
 	sysPropClientConnectTimeout       = "com.rocketmq.remoting.client.connect.timeout"
 	sysPropClientChannelMaxIdle       = "com.rocketmq.remoting.client.channel.maxIdleTimeSeconds"
+	sysPropAclPlainFile               = "rocketmq.acl.plain.file"
 	sysPropClientCloseSocketIfTimeout = "com.rocketmq.remoting.client.closeSocketIfTimeout"
 	sysPropWriteBufferHigh            = "com.rocketmq.remoting.write.buffer.high.water.mark"
 	sysPropWriteBufferLow             = "com.rocketmq.remoting.write.buffer.low.water.mark"

@@ -46,6 +46,11 @@ type BrokerConfigs struct {
 	// UPDATE_BROKER_CONFIG rewrites: the -c file, else
 	// ${user.home}/store/config/broker.properties.
 	ConfigPath string
+	// AclPlainFile is where ACL 1.0's accounts are kept (aclEnable):
+	// -Drocketmq.acl.plain.file (default conf/plain_acl.yml) under
+	// rocketmqHome, as PlainPermissionManager finds it; the directory
+	// conf/acl beside it holds more account files.
+	AclPlainFile string
 }
 
 // DefaultBrokerConfigs returns the configs as BrokerStartup has them before
@@ -137,6 +142,11 @@ func LoadBroker(cl *CommandLine, env Env) (*BrokerConfigs, []Warning, error) {
 	if b.Broker.RocketmqHome == "" {
 		return b, ws, ErrNoRocketmqHome
 	}
+	aclFile, ok := env.SysProp(sysPropAclPlainFile)
+	if !ok {
+		aclFile = "conf/plain_acl.yml"
+	}
+	b.AclPlainFile = b.Broker.RocketmqHome + "/" + aclFile
 	if err := ValidateNamesrvAddr(b.Broker.NamesrvAddr); err != nil {
 		return b, ws, err
 	}
@@ -223,5 +233,6 @@ func LoadNamesrv(cl *CommandLine, env Env) (*NamesrvConfigs, []Warning, error) {
 func (b *BrokerConfigs) Snapshot() *BrokerConfigs {
 	br, ns, nc, st := *b.Broker, *b.NettyServer, *b.NettyClient, *b.Store
 	br.src, ns.src, nc.src, st.src = origins{}, origins{}, origins{}, origins{}
-	return &BrokerConfigs{Broker: &br, NettyServer: &ns, NettyClient: &nc, Store: &st, ConfigPath: b.ConfigPath}
+	return &BrokerConfigs{Broker: &br, NettyServer: &ns, NettyClient: &nc, Store: &st, ConfigPath: b.ConfigPath,
+		AclPlainFile: b.AclPlainFile}
 }

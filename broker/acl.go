@@ -1,0 +1,251 @@
+package broker
+
+// ACL 1.0 (aclEnable=true): before any handler runs, the request is
+// checked as the Java broker's RPC hook checks it
+// (PlainAccessValidator.parse, then PlainPermissionManager.validate; the
+// accounts and their rules are internal/acl's). What each code needs:
+//
+//	SEND_MESSAGE (10)          topic PUB; to a retry topic: group "group" SUB
+//	SEND_MESSAGE_V2 (310)      topic "b" PUB; to a retry topic: group "a" SUB
+//	CONSUMER_SEND_MSG_BACK(36) group SUB
+//	PULL_MESSAGE (11)          topic SUB, group consumerGroup SUB
+//	QUERY_MESSAGE (12)         topic SUB
+//	HEART_BEAT (34)            each consumer group SUB and each topic it subscribes SUB
+//	UNREGISTER_CLIENT (35), GET_CONSUMER_LIST_BY_GROUP (38)  group consumerGroup SUB
+//	UPDATE_CONSUMER_OFFSET (15) group consumerGroup SUB, topic SUB
+//	admin only                 UPDATE_AND_CREATE_TOPIC (17), UPDATE_BROKER_CONFIG (25),
+//	                           DELETE_TOPIC_IN_BROKER (215), UPDATE_AND_CREATE_SUBSCRIPTIONGROUP (200),
+//	                           DELETE_SUBSCRIPTIONGROUP (207)
+//	every other code           the signature only (batches too: Java's parse has no case for 320)
+//
+// A refused request is answered as Java's remoting answers an exception
+// of the hook (aclRefusal). The accounts come from plain_acl.yml
+// (BrokerConfigs.AclPlainFile) and the *.yml files of conf/acl beside it,
+// read at start (a missing default file is created empty, as Java does)
+// and again whenever one of them changes (aclReloadInterval, as Java's
+// AclFileWatchService polls); a file that does not load keeps the
+// accounts that were loaded, and says why in the log.
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/internal/acl"
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// aclReloadInterval is how often the ACL files are looked at.
+const aclReloadInterval = 500 * time.Millisecond
+
+// aclAdminCodes are Permission.ADMIN_CODE.
+var aclAdminCodes = map[int32]bool{
+	int32(remoting.UpdateAndCreateTopic): true, int32(remoting.UpdateBrokerConfig): true,
+	int32(remoting.DeleteTopicInBroker): true, int32(remoting.UpdateAndCreateSubscriptiongroup): true,
+	int32(remoting.DeleteSubscriptiongroup): true,
+}
+
+// aclGuard checks requests against the loaded accounts.
+type aclGuard struct {
+	log   *zap.Logger
+	line  line
+	file  string // the default file, plain_acl.yml
+	dir   string // conf/acl
+	table atomic.Pointer[acl.Table]
+	// seen is what the files looked like when last loaded.
+	seen string
+}
+
+// newACLGuard loads the files; a default file that does not load fails
+// the start, as it fails Java's.
+func newACLGuard(log *zap.Logger, l line, file string) (*aclGuard, error) {
+	g := &aclGuard{log: log, line: l, file: file, dir: filepath.Join(filepath.Dir(file), "acl")}
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.load(); err != nil {
+		return nil, err
+	}
+	log.Info("acl enabled", zap.String("file", file))
+	return g, nil
+}
+
+// files are the ACL files: those of conf/acl, then the default one.
+func (g *aclGuard) files() []string {
+	var out []string
+	if entries, err := os.ReadDir(g.dir); err == nil {
+		for _, e := range entries {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".yml") {
+				out = append(out, filepath.Join(g.dir, e.Name()))
+			}
+		}
+	}
+	sort.Strings(out)
+	return append(out, g.file)
+}
+
+// fingerprint sums what the files are now: names, sizes, times.
+func (g *aclGuard) fingerprint() string {
+	var b strings.Builder
+	for _, f := range g.files() {
+		if st, err := os.Stat(f); err == nil {
+			b.WriteString(f + "|" + st.ModTime().String() + "|" + itoa(st.Size()) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// load reads every file and swaps the table in.
+func (g *aclGuard) load() error {
+	seen := g.fingerprint()
+	var files []acl.File
+	for _, path := range g.files() {
+		f, err := acl.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+	}
+	t, err := acl.Compile(files...)
+	if err != nil {
+		return err
+	}
+	g.table.Store(t)
+	g.seen = seen
+	return nil
+}
+
+// watch reloads the files when they change, until stop.
+func (g *aclGuard) watch(stop <-chan struct{}) {
+	runEvery(stop, aclReloadInterval, func() {
+		if g.fingerprint() == g.seen {
+			return
+		}
+		if err := g.load(); err != nil {
+			g.seen = g.fingerprint()
+			g.log.Error("acl files not reloaded; the accounts loaded before stay", zap.Error(err))
+			return
+		}
+		g.log.Info("acl files reloaded", zap.String("file", g.file))
+	})
+}
+
+// wrap guards a handler.
+func (g *aclGuard) wrap(h remoting.Handler) remoting.Handler {
+	return func(req *remoting.Request) *remoting.Command {
+		if err := g.check(req); err != nil {
+			return g.refuse(req, err)
+		}
+		return h(req)
+	}
+}
+
+// check builds the request's access and checks it.
+func (g *aclGuard) check(req *remoting.Request) error {
+	r := acl.Request{Code: req.Cmd.Code, Addr: hostOf(req.Ch.RemoteAddr()), Admin: aclAdminCodes[req.Cmd.Code]}
+	if req.Cmd.ExtFields == nil {
+		return g.table.Load().Check(r)
+	}
+	r.Ext, r.Body = req.Cmd.ExtFields, req.Cmd.Body
+	var err error
+	if r.Resources, err = aclResources(req.Cmd); err != nil {
+		return &acl.Denied{Msg: err.Error()}
+	}
+	return g.table.Load().Check(r)
+}
+
+// aclResources is parse's switch: the topics and groups a request needs.
+func aclResources(cmd *remoting.Command) (map[string]byte, error) {
+	res := map[string]byte{}
+	add := func(resource string, perm byte) {
+		if resource != "" {
+			res[resource] = perm
+		}
+	}
+	group := func(name string) string {
+		if name == "" {
+			return ""
+		}
+		return acl.RetryTopic(name)
+	}
+	ext := cmd.ExtString
+	switch remoting.RequestCode(cmd.Code) {
+	case remoting.SendMessage:
+		if t := ext("topic"); isRetryTopic(t) {
+			add(group(ext("group")), acl.PermSub)
+		} else {
+			add(t, acl.PermPub)
+		}
+	case remoting.SendMessageV2:
+		if t := ext("b"); isRetryTopic(t) {
+			add(group(ext("a")), acl.PermSub)
+		} else {
+			add(t, acl.PermPub)
+		}
+	case remoting.ConsumerSendMsgBack:
+		add(group(ext("group")), acl.PermSub)
+	case remoting.PullMessage:
+		add(ext("topic"), acl.PermSub)
+		add(group(ext("consumerGroup")), acl.PermSub)
+	case remoting.QueryMessage:
+		add(ext("topic"), acl.PermSub)
+	case remoting.HeartBeat:
+		hb, err := protocol.DecodeHeartbeatData(cmd.Body)
+		if hb == nil {
+			return nil, err
+		}
+		for _, c := range hb.ConsumerDataSet {
+			add(group(c.GroupName), acl.PermSub)
+			for _, s := range c.SubscriptionDataSet {
+				add(s.Topic, acl.PermSub)
+			}
+		}
+	case remoting.UnregisterClient, remoting.GetConsumerListByGroup:
+		add(group(ext("consumerGroup")), acl.PermSub)
+	case remoting.UpdateConsumerOffset:
+		add(group(ext("consumerGroup")), acl.PermSub)
+		add(ext("topic"), acl.PermSub)
+	}
+	if len(res) == 0 {
+		return nil, nil
+	}
+	return res, nil
+}
+
+// hostOf is the address without its port, as parse cuts it.
+func hostOf(addr string) string {
+	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+		addr = addr[:i]
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
+}
+
+// refuse answers a refused request as the line's remoting answers the
+// hook's AclException (see aclRefusal).
+func (g *aclGuard) refuse(req *remoting.Request, err error) *remoting.Command {
+	code, remark := g.line.aclRefusal(err.Error())
+	g.log.Warn("acl refused a request", zap.Int32("code", req.Cmd.Code), zap.String("remote", req.Ch.RemoteAddr()),
+		zap.String("reason", err.Error()))
+	return remoting.NewResponse(req.Cmd, code, remark)
+}
+
+// aclRefusal is the response to a request the ACL refused: 4.9.x's
+// remoting turns the hook's exception into SYSTEM_ERROR with
+// exceptionSimpleDesc (the exception and its first stack frame).
+func (l line) aclRefusal(msg string) (remoting.ResponseCode, string) {
+	var b bytes.Buffer
+	b.WriteString("org.apache.rocketmq.acl.common.AclException: ")
+	b.WriteString(msg)
+	b.WriteString(", org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java)")
+	return remoting.SystemError, b.String()
+}

@@ -1,0 +1,103 @@
+// Package acl is ACL 1.0 of the Java broker (PlainPermissionManager,
+// PlainAccessValidator): the accounts of plain_acl.yml, the signature a
+// client's AclClientRPCHook puts on every request, and the check of a
+// request's resources against the account's permissions, with Java's
+// messages. What a request needs (which topics and groups, with which
+// permission, and whether it is an admin request) is the broker's to say;
+// this package reads files, signs and decides.
+//
+// plain_acl.yml (on-disk format, Java's keys; do not change):
+//
+//	globalWhiteRemoteAddresses:      # addresses let in with no signature
+//	- 10.10.103.*
+//	accounts:
+//	- accessKey: RocketMQ            # more than 6 characters
+//	  secretKey: 12345678            # more than 6 characters
+//	  whiteRemoteAddress:            # this account's addresses, no signature
+//	  admin: false                   # may send the admin codes
+//	  defaultTopicPerm: DENY         # DENY, PUB, SUB, PUB|SUB (SUB|PUB)
+//	  defaultGroupPerm: SUB
+//	  topicPerms:
+//	  - topicA=DENY
+//	  groupPerms:
+//	  - groupA=DENY
+//	dataVersion:
+//	- counter: 1
+//	  timestamp: 1630000000000
+package acl
+
+import (
+	"errors"
+	"strings"
+)
+
+// Permission bits (Permission), as the checks combine them.
+const (
+	PermDeny byte = 1
+	PermAny  byte = 1 << 1
+	PermPub  byte = 1 << 2
+	PermSub  byte = 1 << 3
+)
+
+// Perm names of plain_acl.yml (AclConstants).
+const (
+	permNameDeny   = "DENY"
+	permNamePub    = "PUB"
+	permNameSub    = "SUB"
+	permNamePubSub = "PUB|SUB"
+	permNameSubPub = "SUB|PUB"
+)
+
+// RetryGroupTopicPrefix starts the retry topic a group's permission is
+// kept under (%RETRY%group), as Java keys groups.
+const RetryGroupTopicPrefix = "%RETRY%"
+
+// ErrDenied is wrapped by every refusal of Check; the message after it is
+// Java's AclException message.
+var ErrDenied = errors.New("acl: denied")
+
+// Denied is a refusal with Java's AclException message.
+type Denied struct{ Msg string }
+
+func (d *Denied) Error() string { return d.Msg }
+
+// Unwrap makes errors.Is(err, ErrDenied) hold.
+func (d *Denied) Unwrap() error { return ErrDenied }
+
+// ParsePerm is parsePermFromString: an unknown name is DENY.
+func ParsePerm(s string) byte {
+	switch strings.TrimSpace(s) {
+	case permNamePub:
+		return PermPub
+	case permNameSub:
+		return PermSub
+	case permNamePubSub, permNameSubPub:
+		return PermPub | PermSub
+	}
+	return PermDeny
+}
+
+// CheckPermission is Permission.checkPermission.
+func CheckPermission(needed, owned byte) bool {
+	if owned&PermDeny != 0 {
+		return false
+	}
+	if needed&PermAny != 0 {
+		return owned&(PermPub|PermSub) != 0
+	}
+	return needed&owned != 0
+}
+
+// RetryTopic is the key a group's permission is kept under.
+func RetryTopic(group string) string { return RetryGroupTopicPrefix + group }
+
+// isGroup tells a group key from a topic.
+func isGroup(resource string) bool { return strings.HasPrefix(resource, RetryGroupTopicPrefix) }
+
+// printResource is printStr: "group:g" or "topic:t".
+func printResource(resource string) string {
+	if isGroup(resource) {
+		return "group:" + strings.TrimPrefix(resource, RetryGroupTopicPrefix)
+	}
+	return "topic:" + resource
+}
