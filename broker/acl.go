@@ -67,6 +67,7 @@ type aclGuard struct {
 // newACLGuard loads the files; a default file that does not load fails
 // the start, as it fails Java's.
 func newACLGuard(log *zap.Logger, l line, file string) (*aclGuard, error) {
+	file = filepath.Clean(file)
 	g := &aclGuard{log: log, line: l, file: file, dir: filepath.Join(filepath.Dir(file), "acl")}
 	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
 		if err := os.WriteFile(file, nil, 0o644); err != nil {

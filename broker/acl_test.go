@@ -90,3 +90,39 @@ func TestACLFileChangesTakeEffectWithoutRestart(t *testing.T) {
 	require.NoError(t, os.Chtimes(file, future, future)) // a new mtime even within the file system's granularity
 	eventually(t, func() bool { return send().Code == int32(remoting.Success) }, "the new topic permission applies")
 }
+
+func TestACLAdminCodesChangeTheFile(t *testing.T) {
+	b, file := startACLBroker(t)
+	cl := newClient(t, nil)
+	admin := func(code remoting.RequestCode, ext map[string]string) *remoting.Command {
+		return invoke(t, cl, b.Addr(), signedBy("rocketmq2", "87654321", remoting.NewRequest(code, ext)))
+	}
+	resp := admin(remoting.UpdateAndCreateAclConfig, map[string]string{"accessKey": "newUser1", "secretKey": "abcdefgh",
+		"admin": "false", "defaultTopicPerm": "DENY", "topicPerms": "NewTopicA=PUB,NewTopicB=SUB"})
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "- accessKey: newUser1\n  secretKey: abcdefgh\n  admin: false\n  defaultTopicPerm: DENY\n  topicPerms:\n  - NewTopicA=PUB\n  - NewTopicB=SUB\n")
+	sent := invoke(t, cl, b.Addr(), signedBy("newUser1", "abcdefgh", withBody(sendRequest("NewTopicA", 0, nil, nil), []byte("x"))))
+	assert.Equal(t, int32(remoting.Success), sent.Code, "the new account works at once: %s", sent.Remark)
+
+	bad := admin(remoting.UpdateAndCreateAclConfig, map[string]string{"accessKey": "short", "secretKey": "abcdefgh"})
+	assert.Equal(t, int32(remoting.UpdateAndCreateAclConfigFailed), bad.Code)
+	assert.Equal(t, "The accessKey=short and secretKey=abcdefgh cannot be null and length should longer than 6", bad.Remark)
+
+	version := admin(remoting.GetBrokerClusterAclInfo, nil)
+	require.Equal(t, int32(remoting.Success), version.Code, version.Remark)
+	assert.Contains(t, version.ExtString("version"), `"counter":1`)
+	assert.Equal(t, "TestCluster", version.ExtString("clusterName"))
+
+	resp = admin(remoting.DeleteAclConfig, map[string]string{"accessKey": "newUser1"})
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	resp = admin(remoting.DeleteAclConfig, map[string]string{"accessKey": "newUser1"})
+	assert.Equal(t, int32(remoting.DeleteAclConfigFailed), resp.Code)
+	assert.Equal(t, "The accesskey[newUser1] corresponding to accessConfig has been deleted failed.", resp.Remark)
+
+	resp = admin(remoting.UpdateGlobalWhiteAddrsConfig, map[string]string{"globalWhiteAddrs": "127.0.0.1"})
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	unsigned := invoke(t, cl, b.Addr(), withBody(sendRequest("AnyTopic", 0, nil, nil), []byte("x")))
+	assert.Equal(t, int32(remoting.Success), unsigned.Code, "127.0.0.1 is globally white now: %s", unsigned.Remark)
+}

@@ -51,6 +51,7 @@ type handlers struct {
 	calls   *consumerCalls
 	runtime *runtimeInfo
 	tx      *transactionService
+	acl     *aclAdmin
 }
 
 // route is one code's pool and handler.
@@ -59,6 +60,8 @@ type route struct {
 	pool     poolKind
 	handler  remoting.Handler
 	fiveOnly bool
+	// fourOnly codes are gone from 5.3.3 (ACL 1.0's).
+	fourOnly bool
 }
 
 // routes is the table.
@@ -131,6 +134,11 @@ func (h *handlers) routes() []route {
 		{code: remoting.GetBrokerRuntimeInfo, pool: adminPool, handler: h.runtime.getBrokerRuntimeInfo},
 
 		{code: remoting.EndTransaction, pool: endTxPool, handler: h.tx.endTransaction},
+
+		{code: remoting.UpdateAndCreateAclConfig, pool: adminPool, handler: h.acl.updateAccessConfig, fourOnly: true},
+		{code: remoting.DeleteAclConfig, pool: adminPool, handler: h.acl.deleteAccessConfig, fourOnly: true},
+		{code: remoting.GetBrokerClusterAclInfo, pool: adminPool, handler: h.acl.getAclVersion, fourOnly: true},
+		{code: remoting.UpdateGlobalWhiteAddrsConfig, pool: adminPool, handler: h.acl.updateGlobalWhiteAddrs, fourOnly: true},
 	}
 }
 
@@ -140,7 +148,7 @@ func newRouter(routes []route, l line, set *settings, log *zap.Logger, guard *ac
 	r := remoting.NewRouter(log)
 	p := newPools(r, set)
 	for _, rt := range routes {
-		if rt.fiveOnly && !l.servesFiveOnlyCodes() {
+		if rt.fiveOnly && !l.servesFiveOnlyCodes() || rt.fourOnly && l.servesFiveOnlyCodes() {
 			continue
 		}
 		h := rt.handler

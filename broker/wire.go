@@ -49,11 +49,6 @@ func New(o Options) (*Broker, error) {
 	if err := b.wireServices(o); err != nil {
 		return nil, err
 	}
-	if o.Configs.Broker.AclEnable {
-		if b.acl, err = newACLGuard(o.Logger, b.line, aclFile(o.Configs)); err != nil {
-			return nil, fmt.Errorf("broker: acl: %w", err)
-		}
-	}
 	b.wireServers(o)
 	b.wireMetrics(o)
 	return b, nil
@@ -103,6 +98,12 @@ func (b *Broker) wireServices(o Options) error {
 		return fmt.Errorf("broker: %w", err)
 	}
 	b.timer = &timerService{log: log, now: now, line: b.line, store: st, path: dir.File(timerFile)}
+	if o.Configs.Broker.AclEnable {
+		var err error
+		if b.acl, err = newACLGuard(log, b.line, aclFile(o.Configs)); err != nil {
+			return fmt.Errorf("broker: acl: %w", err)
+		}
+	}
 	b.stats = newRuntimeStats(now, st)
 	b.brokerStats = newBrokerStats(c.BrokerClusterName, c.EnableDetailStat, now)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics)
@@ -139,6 +140,8 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 		calls: &consumerCalls{replier: rp, log: log, settings: set, clients: b.clients, records: st},
 		runtime: &runtimeInfo{replier: rp, line: l, now: now, settings: set, store: st, stats: b.stats,
 			schedule: b.schedule, timer: b.timer},
+		acl: &aclAdmin{replier: rp, guard: b.acl, id: b.id, now: now, home: o.Configs.Broker.RocketmqHome,
+			cluster: o.Configs.Broker.BrokerClusterName, name: o.Configs.Broker.BrokerName},
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
 			topics: b.topics, clients: b.clients, offsets: b.offsets, metrics: b.metrics, redirects: rd},
 	}

@@ -130,3 +130,48 @@ func TestCompileRefusesShortKeys(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "The accessKey=short and secretKey=12345678 cannot be null and length should longer than 6", err.Error())
 }
+
+func TestUpdateAccountWritesTheFileAsJavaDoes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plain_acl.yml")
+	require.NoError(t, os.WriteFile(path, []byte(testFile), 0o644))
+	white := "192.168.0.*"
+	require.NoError(t, UpdateAccount(path, Change{AccessKey: "RocketMQ", SecretKey: "12345678", WhiteRemoteAddress: &white,
+		DefaultTopicPerm: "PUB", TopicPerms: []string{"topicA=PUB|SUB"}}, 1700000000000))
+	require.NoError(t, UpdateAccount(path, Change{AccessKey: "newUser1", SecretKey: "abcdefgh", Admin: true}, 1700000000001))
+	ok, err := DeleteAccount(path, "rocketmq2", 1700000000002)
+	require.NoError(t, err)
+	assert.True(t, ok)
+	require.NoError(t, UpdateGlobalWhiteAddrs(path, []string{"10.10.*", "*"}, 1700000000003))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, `globalWhiteRemoteAddresses:
+- 10.10.*
+- '*'
+accounts:
+- accessKey: RocketMQ
+  secretKey: '12345678'
+  whiteRemoteAddress: 192.168.0.*
+  admin: false
+  defaultTopicPerm: PUB
+  defaultGroupPerm: SUB
+  topicPerms:
+  - topicA=PUB|SUB
+  groupPerms:
+  - groupA=DENY
+  - groupB=PUB|SUB
+- accessKey: newUser1
+  secretKey: abcdefgh
+  admin: true
+dataVersion:
+- counter: 7
+  timestamp: 1700000000003
+`, string(data))
+	f, err := ReadFile(path)
+	require.NoError(t, err)
+	_, err = Compile(f)
+	require.NoError(t, err, "the file written reads back")
+	_, err = DeleteAccount(path, "nobody12", 1)
+	require.NoError(t, err)
+	assert.Error(t, UpdateAccount(path, Change{AccessKey: "shortk", SecretKey: "12345678"}, 1))
+	assert.Error(t, UpdateAccount(path, Change{AccessKey: "longkey1", SecretKey: "12345678", TopicPerms: []string{"t=BAD"}}, 1))
+}

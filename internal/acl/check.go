@@ -70,6 +70,9 @@ func Compile(files ...File) (*Table, error) {
 	return t, nil
 }
 
+// Has tells whether an account is loaded.
+func (t *Table) Has(accessKey string) bool { _, ok := t.accounts[accessKey]; return ok }
+
 // Check is PlainPermissionManager.validate: nil when the request may go
 // on, else a *Denied with Java's message.
 func (t *Table) Check(r Request) error {
