@@ -27,7 +27,6 @@ package broker
 // accounts that were loaded, and says why in the log.
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -231,22 +230,28 @@ func hostOf(addr string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
 }
 
-// refuse answers a refused request as the line's remoting answers the
-// hook's AclException (see aclRefusal).
+// refuse answers a refused request as 4.9.x's remoting answers the
+// hook's AclException: SYSTEM_ERROR with exceptionSimpleDesc, the
+// exception and the frame that threw it.
 func (g *aclGuard) refuse(req *remoting.Request, err error) *remoting.Command {
-	code, remark := g.line.aclRefusal(err.Error())
 	g.log.Warn("acl refused a request", zap.Int32("code", req.Cmd.Code), zap.String("remote", req.Ch.RemoteAddr()),
 		zap.String("reason", err.Error()))
-	return remoting.NewResponse(req.Cmd, code, remark)
+	site := acl.SiteOther
+	var d *acl.Denied
+	if errors.As(err, &d) {
+		site = d.Site
+	}
+	return remoting.NewResponse(req.Cmd, remoting.SystemError,
+		"org.apache.rocketmq.acl.common.AclException: "+err.Error()+", "+aclThrowFrames[site])
 }
 
-// aclRefusal is the response to a request the ACL refused: 4.9.x's
-// remoting turns the hook's exception into SYSTEM_ERROR with
-// exceptionSimpleDesc (the exception and its first stack frame).
-func (l line) aclRefusal(msg string) (remoting.ResponseCode, string) {
-	var b bytes.Buffer
-	b.WriteString("org.apache.rocketmq.acl.common.AclException: ")
-	b.WriteString(msg)
-	b.WriteString(", org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java)")
-	return remoting.SystemError, b.String()
+// aclThrowFrames are the 4.9.8 frames that throw each refusal.
+var aclThrowFrames = map[acl.Site]string{
+	acl.SiteOther:       "org.apache.rocketmq.acl.plain.PlainAccessValidator.parse(PlainAccessValidator.java:134)",
+	acl.SiteNoAccessKey: "org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java:664)",
+	acl.SiteNoAccount:   "org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java:668)",
+	acl.SiteSignature:   "org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java:684)",
+	acl.SiteAdmin:       "org.apache.rocketmq.acl.plain.PlainPermissionManager.checkPerm(PlainPermissionManager.java:581)",
+	acl.SiteDefaultPerm: "org.apache.rocketmq.acl.plain.PlainPermissionManager.checkPerm(PlainPermissionManager.java:606)",
+	acl.SitePerm:        "org.apache.rocketmq.acl.plain.PlainPermissionManager.checkPerm(PlainPermissionManager.java:611)",
 }

@@ -16,6 +16,7 @@ package broker
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"time"
 
@@ -98,11 +99,8 @@ func (b *Broker) wireServices(o Options) error {
 		return fmt.Errorf("broker: %w", err)
 	}
 	b.timer = &timerService{log: log, now: now, line: b.line, store: st, path: dir.File(timerFile)}
-	if o.Configs.Broker.AclEnable {
-		var err error
-		if b.acl, err = newACLGuard(log, b.line, aclFile(o.Configs)); err != nil {
-			return fmt.Errorf("broker: acl: %w", err)
-		}
+	if err := b.wireACL(o); err != nil {
+		return err
 	}
 	b.stats = newRuntimeStats(now, st)
 	b.brokerStats = newBrokerStats(c.BrokerClusterName, c.EnableDetailStat, now)
@@ -167,6 +165,31 @@ func (b *Broker) wireServers(o Options) {
 			IdleTimeout: idleTimeout(set.NettyServer.ServerChannelMaxIdleTimeSeconds),
 		}))
 	}
+}
+
+// wireACL loads ACL 1.0 when aclEnable is on for the 4.x line. 5.3.3 has
+// no ACL 1.0 (aclEnable is ignored there, as 5.3.3 ignores it, with a
+// warning); its ACL 2.0 (authenticationEnabled, authorizationEnabled) is
+// not implemented, so a broker.conf that turns it on fails the start
+// rather than serve without the checks it asks for.
+func (b *Broker) wireACL(o Options) error {
+	for _, key := range []string{"authenticationEnabled", "authorizationEnabled"} {
+		if v, ok := o.Configs.File.Value(key); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
+			return fmt.Errorf("broker: %s=true (ACL 2.0) is not implemented by this broker; it would serve without the checks", key)
+		}
+	}
+	if !o.Configs.Broker.AclEnable {
+		return nil
+	}
+	if b.line.five() {
+		o.Logger.Warn("aclEnable is ACL 1.0, which 5.3.3 no longer has: nothing is checked, as on the Java 5.3.3 broker")
+		return nil
+	}
+	var err error
+	if b.acl, err = newACLGuard(o.Logger, b.line, aclFile(o.Configs)); err != nil {
+		return fmt.Errorf("broker: acl: %w", err)
+	}
+	return nil
 }
 
 // aclFile is where plain_acl.yml is: as LoadBroker found it, else under

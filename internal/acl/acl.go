@@ -56,8 +56,26 @@ const RetryGroupTopicPrefix = "%RETRY%"
 // Java's AclException message.
 var ErrDenied = errors.New("acl: denied")
 
-// Denied is a refusal with Java's AclException message.
-type Denied struct{ Msg string }
+// Denied is a refusal with Java's AclException message; Site says which
+// check refused, for the broker to name Java's throwing frame.
+type Denied struct {
+	Msg  string
+	Site Site
+}
+
+// Site is the check that refused a request.
+type Site int
+
+// The checks, in PlainPermissionManager's order.
+const (
+	SiteOther Site = iota
+	SiteNoAccessKey
+	SiteNoAccount
+	SiteSignature
+	SiteAdmin
+	SiteDefaultPerm
+	SitePerm
+)
 
 func (d *Denied) Error() string { return d.Msg }
 

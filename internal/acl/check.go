@@ -50,7 +50,7 @@ func Compile(files ...File) (*Table, error) {
 		for _, p := range f.GlobalWhiteRemoteAddresses {
 			m, err := compileAddress(p)
 			if err != nil {
-				return nil, &Denied{err.Error()}
+				return nil, &Denied{Msg: err.Error()}
 			}
 			t.global = append(t.global, m)
 		}
@@ -83,17 +83,17 @@ func (t *Table) Check(r Request) error {
 	}
 	key, ok := r.Ext[FieldAccessKey]
 	if !ok {
-		return &Denied{"No accessKey is configured"}
+		return &Denied{"No accessKey is configured", SiteNoAccessKey}
 	}
 	owned, ok := t.accounts[key]
 	if !ok {
-		return &Denied{fmt.Sprintf("No acl config for %s", key)}
+		return &Denied{fmt.Sprintf("No acl config for %s", key), SiteNoAccount}
 	}
 	if owned.white(r.Addr) {
 		return nil
 	}
 	if Sign(Content(r.Ext, r.Body), owned.SecretKey) != r.Ext[FieldSignature] {
-		return &Denied{fmt.Sprintf("Check signature failed for accessKey=%s", key)}
+		return &Denied{fmt.Sprintf("Check signature failed for accessKey=%s", key), SiteSignature}
 	}
 	if r.Resources[traceTopic] == PermPub {
 		return nil
@@ -108,21 +108,22 @@ const traceTopic = "RMQ_SYS_TRACE_TOPIC"
 // checkPerms is checkPerm.
 func (a *access) checkPerms(r Request) error {
 	if r.Admin && !a.Admin {
-		return &Denied{fmt.Sprintf("Need admin permission for request code=%d, but accessKey=%s is not", r.Code, a.AccessKey)}
+		return &Denied{fmt.Sprintf("Need admin permission for request code=%d, but accessKey=%s is not", r.Code, a.AccessKey), SiteAdmin}
 	}
 	if r.Resources == nil || a.perms == nil && a.Admin {
 		return nil
 	}
 	for res, needed := range r.Resources {
 		owned, ok := a.perms[res]
+		site := SitePerm
 		if !ok {
-			owned = a.topicDefault
+			owned, site = a.topicDefault, SiteDefaultPerm
 			if isGroup(res) {
 				owned = a.groupDefault
 			}
 		}
 		if !CheckPermission(needed, owned) {
-			return &Denied{fmt.Sprintf("No default permission for %s", printResource(res))}
+			return &Denied{fmt.Sprintf("No default permission for %s", printResource(res)), site}
 		}
 	}
 	return nil

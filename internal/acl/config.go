@@ -60,7 +60,7 @@ type access struct {
 // compileAccount is buildPlainAccessResource.
 func compileAccount(a Account) (*access, error) {
 	if len(a.AccessKey) <= 6 || len(a.SecretKey) <= 6 {
-		return nil, &Denied{fmt.Sprintf("The accessKey=%s and secretKey=%s cannot be null and length should longer than 6",
+		return nil, &Denied{Msg: fmt.Sprintf("The accessKey=%s and secretKey=%s cannot be null and length should longer than 6",
 			javaString(a.AccessKey), javaString(a.SecretKey))}
 	}
 	ac := &access{Account: a, topicDefault: ParsePerm(a.DefaultTopicPerm), groupDefault: ParsePerm(a.DefaultGroupPerm)}
@@ -75,7 +75,7 @@ func compileAccount(a Account) (*access, error) {
 				if set.group {
 					kind = "group"
 				}
-				return nil, &Denied{fmt.Sprintf("Parse resource permission failed for %s:%s", kind, rp)}
+				return nil, &Denied{Msg: fmt.Sprintf("Parse resource permission failed for %s:%s", kind, rp)}
 			}
 			res := strings.TrimSpace(items[0])
 			if set.group {
@@ -89,7 +89,7 @@ func compileAccount(a Account) (*access, error) {
 	}
 	var err error
 	if ac.white, err = compileAddress(a.WhiteRemoteAddress); err != nil {
-		return nil, &Denied{err.Error()}
+		return nil, &Denied{Msg: err.Error()}
 	}
 	return ac, nil
 }

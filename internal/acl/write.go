@@ -231,17 +231,17 @@ func UpdateAccount(path string, c Change, nowMs int64) error {
 // checkChange is checkPlainAccessConfig and checkResourcePerms.
 func checkChange(c Change) error {
 	if len(c.AccessKey) <= 6 || len(c.SecretKey) <= 6 {
-		return &Denied{fmt.Sprintf("The accessKey=%s and secretKey=%s cannot be null and length should longer than 6",
+		return &Denied{Msg: fmt.Sprintf("The accessKey=%s and secretKey=%s cannot be null and length should longer than 6",
 			javaString(c.AccessKey), javaString(c.SecretKey))}
 	}
 	for _, list := range [][]string{c.TopicPerms, c.GroupPerms} {
 		for _, rp := range list {
 			items := splitNonEmpty(rp, "=")
 			if len(items) != 2 {
-				return &Denied{fmt.Sprintf("Parse Resource format error for %s.\nThe expected resource format is 'Res=Perm'. For example: topicA=SUB", rp)}
+				return &Denied{Msg: fmt.Sprintf("Parse Resource format error for %s.\nThe expected resource format is 'Res=Perm'. For example: topicA=SUB", rp)}
 			}
 			if p := strings.TrimSpace(items[1]); p != permNameDeny && ParsePerm(p) == PermDeny {
-				return &Denied{fmt.Sprintf("Parse resource permission error for %s.\nThe expected permissions are 'SUB' or 'PUB' or 'SUB|PUB' or 'PUB|SUB'.", rp)}
+				return &Denied{Msg: fmt.Sprintf("Parse resource permission error for %s.\nThe expected permissions are 'SUB' or 'PUB' or 'SUB|PUB' or 'PUB|SUB'.", rp)}
 			}
 		}
 	}
