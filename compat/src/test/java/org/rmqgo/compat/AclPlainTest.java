@@ -108,9 +108,26 @@ class AclPlainTest {
         assertEquals(new Acl.Answer(code, remark), got, what);
     }
 
-    /** SYSTEM_ERROR with the AclException's message thrown at PlainPermissionManager.method(line). */
+    /**
+     * SYSTEM_ERROR with the AclException's message thrown at PlainPermissionManager.method(line).
+     * where names the line of the 4.9.7 jar, the Java broker the suite runs (measured). Our broker
+     * speaks 4.9.8, whose PlainPermissionManager throws each of these one line further down
+     * (rocketmq-all-4.9.8 sources; Maven Central has no 4.9.8 broker to run): for BROKER_IMPL=go the
+     * expected line is moved by one.
+     */
     private static void assertAcl(String message, String where, Acl.Answer got, String what) {
-        assertAnswer(Acl.SYSTEM_ERROR, EX + message + AT + where, got, what);
+        assertAnswer(Acl.SYSTEM_ERROR, EX + message + AT + frame(where), got, what);
+    }
+
+    private static String frame(String where497) {
+        if (!"go".equals(Env.optional("BROKER_IMPL", "java"))) {
+            return where497;
+        }
+        var m = java.util.regex.Pattern.compile("^(.*\\(PlainPermissionManager\\.java:)(\\d+)\\)$").matcher(where497);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(where497);
+        }
+        return m.group(1) + (Integer.parseInt(m.group(2)) + 1) + ")";
     }
 
     @Test
