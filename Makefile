@@ -12,6 +12,7 @@
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
+#   make compat-acl        the ACL 1.0 tests (tag acl) against ours, both lines (in make compat)
 #   make compat-acl-reference  the ACL 1.0 tests (tag acl, compat/acl-suite.sh) against the real
 #                          Java servers: 4.9.7 enforces plain_acl.yml, 5.3.3 has no ACL 1.0
 #   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
@@ -33,7 +34,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-reference compat-reference-4 compat-reference-5 compat-acl-reference fixtures fuzz bench gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
 
 all: build
 
@@ -92,6 +93,8 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
 	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
 	sh compat/metrics-compare.sh
 
@@ -136,8 +139,12 @@ compat-reference-5:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/retention-suite.sh 5
 
 # The tests tagged "acl" (compat/acl-suite.sh: aclEnable=true and compat/acl/plain_acl.yml)
-# against the Java servers of both lines; facts in compat/acl-facts.md. Not in make test
-# until our broker has ACL 1.0. About 1.5 minutes a line.
+# against ours (in make compat) and against the Java servers, on both lines; facts in
+# compat/acl-facts.md. About 1.5 minutes a line.
+compat-acl: build
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
+
 compat-acl-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 4
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 5
