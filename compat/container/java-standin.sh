@@ -29,8 +29,10 @@
 # boot success" (java -cp 'lib/*' org.apache.rocketmq.namesrv.NamesrvStartup,
 # in a container named rmqgo-javaimg-namesrv-<ver>, removed after). Then
 # the sizes: each image's (podman image inspect {{.Size}}), the Java
-# runtime plus the jars alone (uncompressed: the least any Java image of
-# these servers holds), and localhost/rmqgo:* (make image) against them.
+# runtime and the jars alone (uncompressed: what an image of these servers
+# with this runtime holds on top of its base), and localhost/rmqgo:* (make
+# image) against them. JAVA_HOME and the runtime measured are Debian's Java
+# 17 folder (/usr/lib/jvm/java-17-openjdk-amd64), whatever JAVA_PACKAGE names.
 
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -159,8 +161,8 @@ echo "java-standin: sizes (uncompressed, MB = 10^6 bytes; podman image inspect -
 printf '%-38s %9s\n' image MB
 for v in "$@"; do
   s=$(size "$STANDIN:$v")
-  # The Java runtime and the jars alone: what any image of these Java
-  # servers holds on top of its base (the jars: whatever the runtime).
+  # The Java runtime and the jars alone: what an image of these Java
+  # servers with this runtime holds on top of its base.
   parts=$($PODMAN run --rm --network none $ULIMITS --user 0 "$STANDIN:$v" \
     du -sb /usr/lib/jvm/java-17-openjdk-amd64 "/home/rocketmq/rocketmq-$v/lib" 2>/dev/null | awk '{ printf "%s ", $1 }')
   jre=${parts%% *}
