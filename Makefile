@@ -7,6 +7,9 @@
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
 #   make image             localhost/rmqgo:4.8.0, :4.9.8 and :5.3.3 with podman, laid out as the
 #                          images they replace (Dockerfile; no registry needed)
+#   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
+#                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
+#                          (compat/container/java-standin.sh; docs/image-size.md)
 #   make container-test    make image, the seed's docker commands verbatim against localhost/rmqgo:4.8.0
 #                          and distribution/compose/'s files with podman-compose (skipped without podman)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
@@ -34,7 +37,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
 
 all: build
 
@@ -59,6 +62,11 @@ dist-test: dist
 
 image:
 	sh compat/container/build-images.sh
+
+# Not part of make test: it debootstraps a Debian root file system and
+# fetches the Java servers' jars (about 400 MB of images).
+image-size: image
+	sh compat/container/java-standin.sh
 
 container-test:
 	@if command -v podman >/dev/null 2>&1; then \
