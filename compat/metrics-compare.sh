@@ -53,6 +53,15 @@ metricsPromExporterPort=$metrics_port"
   }
   . "$run_dir/env.sh"
   ns=127.0.0.1:$NAMESRV_PORT
+  # the broker's boot line comes before its first registration: wait (at
+  # most 60 s) until the name server routes TBW102, which the producer
+  # sends the first messages of a new topic on
+  i=0
+  until "$BENCH" route -n "$ns" -t TBW102 -count 1 -c 1 -progress 0 > /dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -lt 600 ] || { echo "the name server never routed TBW102 ($impl)"; return 1; }
+    sleep 0.1
+  done
   "$BENCH" produce -n "$ns" -t MetricsTopic -s 128 -count 500 -w 4 -progress 0 > "$OUT/$impl-produce.out"
   sent1=$(sent "$OUT/$impl-produce.out")
   "$BENCH" consume -n "$ns" -t MetricsTopic -g metrics_cg -from first -count "$sent1" -d 60s -progress 0 > "$OUT/$impl-consume.out"
