@@ -24,6 +24,7 @@ import (
 
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
+	"github.com/rmqgo/rmqgo/internal/tlsconf"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -104,7 +105,11 @@ func (b *Broker) wireServices(o Options) error {
 	}
 	b.stats = newRuntimeStats(now, st)
 	b.brokerStats = newBrokerStats(c.BrokerClusterName, c.EnableDetailStat, now)
-	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics)
+	clientTLS, err := tlsconf.ForClient(o.Configs.TLS, o.Configs.NettyClient.UseTLS, log)
+	if err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics, clientTLS)
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
 	st.SetArrivalListener(b.holds.onArrival)
@@ -146,9 +151,11 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 }
 
 // wireServers builds the main server and, unless the port is ephemeral,
-// the VIP one, each with its own router and pools over the same routes.
+// the VIP one, each with its own router and pools over the same routes,
+// and the TLS mode and config of tls.server.* (docs/tls.md).
 func (b *Broker) wireServers(o Options) {
 	set := b.settings.load()
+	tlsMode, tlsConfig := tlsconf.ForServer(o.Configs.TLS, o.Logger)
 	routes := b.handlers.routes()
 	ports := []int32{set.NettyServer.ListenPort}
 	if p := set.NettyServer.ListenPort; p != 0 {
@@ -163,6 +170,7 @@ func (b *Broker) wireServers(o Options) {
 		b.servers = append(b.servers, remoting.NewServer(remoting.ServerOptions{
 			Addr: o.listenAddr(port), Router: router, Logger: o.Logger, OnClose: b.onChannelClose,
 			IdleTimeout: idleTimeout(set.NettyServer.ServerChannelMaxIdleTimeSeconds),
+			TLSMode:     tlsMode, TLSConfig: tlsConfig,
 		}))
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/startup"
+	"github.com/rmqgo/rmqgo/internal/tlsconf"
 	"github.com/rmqgo/rmqgo/namesrv"
 )
 
@@ -112,6 +113,7 @@ func options(cfg *conf.NamesrvConfigs, log *zap.Logger) namesrv.Options {
 	}
 	o.Config = configSource{cfg.NewConfiguration()}
 	o.Logger = log
+	o.TLSMode, o.TLSConfig = tlsconf.ForServer(cfg.TLS, log)
 	return o
 }
 

@@ -1,0 +1,62 @@
+package tlsconf
+
+import (
+	"crypto/tls"
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// ForServer is NettyRemotingServer.loadSslContext: the mode of
+// tls.server.mode and, unless it is disabled, the server's TLS config. A
+// config that cannot be built (a certificate file missing or unreadable)
+// is logged, and the server runs without one, closing TLS connections, as
+// Java's does.
+func ForServer(c conf.TLSConfig, log *zap.Logger) (remoting.TLSMode, *tls.Config) {
+	mode := Mode(c)
+	log.Info("Server is running in TLS " + mode.String() + " mode")
+	if mode == remoting.TLSDisabled {
+		return mode, nil
+	}
+	logTLSConfig(c, log)
+	cfg, err := Server(c)
+	if err != nil {
+		log.Error("Failed to create SSLContext for server", zap.Error(err))
+		return mode, nil
+	}
+	log.Info("SSLContext created for server")
+	return mode, cfg
+}
+
+// logTLSConfig is TlsHelper.logTheFinalUsedTlsConfig (passwords left out).
+func logTLSConfig(c conf.TLSConfig, log *zap.Logger) {
+	log.Info("Log the final used tls related configuration",
+		zap.String("tls.config.file", c.ConfigFile), zap.Bool("fileRead", c.FileRead),
+		zap.Bool("tls.test.mode.enable", c.TestModeEnable),
+		zap.String("tls.server.need.client.auth", c.ServerNeedClientAuth),
+		zap.String("tls.server.keyPath", c.ServerKeyPath), zap.String("tls.server.certPath", c.ServerCertPath),
+		zap.Bool("tls.server.authClient", c.ServerAuthClient),
+		zap.String("tls.server.trustCertPath", c.ServerTrustCertPath),
+		zap.String("tls.client.keyPath", c.ClientKeyPath), zap.String("tls.client.certPath", c.ClientCertPath),
+		zap.Bool("tls.client.authServer", c.ClientAuthServer),
+		zap.String("tls.client.trustCertPath", c.ClientTrustCertPath))
+}
+
+// ForClient is NettyRemotingClient's start with useTLS: the config of the
+// broker's outbound connections, or nil without useTLS. A config that
+// cannot be built fails the start, as Java's "Failed to create
+// SSLContext" RuntimeException does.
+func ForClient(c conf.TLSConfig, useTLS bool, log *zap.Logger) (*tls.Config, error) {
+	if !useTLS {
+		return nil, nil
+	}
+	cfg, err := Client(c)
+	if err != nil {
+		return nil, fmt.Errorf("tlsconf: Failed to create SSLContext: %w", err)
+	}
+	log.Info("SSL enabled for client")
+	return cfg, nil
+}
