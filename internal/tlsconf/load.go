@@ -13,8 +13,9 @@ import (
 // ForServer is NettyRemotingServer.loadSslContext: the mode of
 // tls.server.mode and, unless it is disabled, the server's TLS config. A
 // config that cannot be built (a certificate file missing or unreadable)
-// is logged, and the server runs without one, closing TLS connections, as
-// Java's does.
+// is logged, and the server runs closing TLS connections until the files
+// load, as Java's does. Outside test mode the config follows changes of
+// the certificate files (reload.go), as Java's FileWatchService does.
 func ForServer(c conf.TLSConfig, log *zap.Logger) (remoting.TLSMode, *tls.Config) {
 	mode := Mode(c)
 	log.Info("Server is running in TLS " + mode.String() + " mode")
@@ -25,10 +26,13 @@ func ForServer(c conf.TLSConfig, log *zap.Logger) (remoting.TLSMode, *tls.Config
 	cfg, err := Server(c)
 	if err != nil {
 		log.Error("Failed to create SSLContext for server", zap.Error(err))
-		return mode, nil
+	} else {
+		log.Info("SSLContext created for server")
 	}
-	log.Info("SSLContext created for server")
-	return mode, cfg
+	if c.TestModeEnable {
+		return mode, cfg
+	}
+	return mode, reloading(c, cfg, log) // reload.go
 }
 
 // logTLSConfig is TlsHelper.logTheFinalUsedTlsConfig (passwords left out).
