@@ -14,9 +14,16 @@
 #
 #   sh compat/tls-suite.sh [4|5]
 #
+# TLS_CERTS=1 uses certificates instead of test mode: a CA and a server
+# certificate (RSA 2048, the key PKCS#8 PEM as Netty wants it) made with
+# openssl under compat/target/tls-certs; the servers run with
+# -Dtls.test.mode.enable=false and tls.server.certPath/keyPath, the clients
+# with -Dtls.test.mode.enable=false -Dtls.client.authServer=true and the CA
+# as tls.client.trustCertPath, so they verify the servers' chain.
+#
 # TLS_SERVER_OPTS replaces -Dtls.server.mode=enforcing (e.g. permissive, or
 # certificate paths with -Dtls.test.mode.enable=false); TLS_CLIENT_OPTS
-# replaces -Dtls.enable=true; TLS_TESTS the tests run besides
+# replaces the clients' (-Dtls.enable=true); TLS_TESTS the tests run besides
 # TlsEnforcingTest (ProducerSendTest,PushConsumerTest).
 # The Java 4.9.7 broker garbles a query-message response over TLS (its
 # FileRegionEncoder counts the buffer's capacity as the bytes written, so the
@@ -30,7 +37,15 @@
 set -u
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
 LINE=${1:-4}
-SERVER_JAVA_OPT_EXT="${TLS_SERVER_OPTS:--Dtls.server.mode=enforcing} ${SERVER_JAVA_OPT_EXT:-}"
+SERVER_OPTS=-Dtls.server.mode=enforcing
+CLIENT_OPTS=-Dtls.enable=true
+if [ "${TLS_CERTS:-0}" = 1 ]; then
+  CERTS=$COMPAT_DIR/target/tls-certs
+  sh "$COMPAT_DIR/tls-certs.sh" "$CERTS" || exit 1
+  SERVER_OPTS="$SERVER_OPTS -Dtls.test.mode.enable=false -Dtls.server.certPath=$CERTS/server.pem -Dtls.server.keyPath=$CERTS/server.key"
+  CLIENT_OPTS="$CLIENT_OPTS -Dtls.test.mode.enable=false -Dtls.client.authServer=true -Dtls.client.trustCertPath=$CERTS/ca.pem"
+fi
+SERVER_JAVA_OPT_EXT="${TLS_SERVER_OPTS:-$SERVER_OPTS} ${SERVER_JAVA_OPT_EXT:-}"
 export SERVER_JAVA_OPT_EXT
 TESTS="TlsEnforcingTest,${TLS_TESTS:-ProducerSendTest,PushConsumerTest}"
 if [ "$LINE" = 4 ] && [ "${BROKER_IMPL:-java}" = java ]; then
@@ -40,4 +55,4 @@ RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run-tls} COMPAT_CLIENTS="" COMPAT_BROKER_B
   exec sh "$COMPAT_DIR/run-suite.sh" "$LINE" \
   "-Dtest=$TESTS" \
   -Dcompat.excludedGroups= \
-  "-Dcompat.client.jvmArgs=${TLS_CLIENT_OPTS:--Dtls.enable=true}"
+  "-Dcompat.client.jvmArgs=${TLS_CLIENT_OPTS:-$CLIENT_OPTS}"
