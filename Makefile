@@ -7,15 +7,23 @@
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
 #   make image             localhost/rmqgo:4.8.0, :4.9.8 and :5.3.3 with podman, laid out as the
 #                          images they replace (Dockerfile; no registry needed)
+#   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
+#                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
+#                          (compat/container/java-standin.sh; docs/image-size.md)
 #   make container-test    make image, the seed's docker commands verbatim against localhost/rmqgo:4.8.0
 #                          and distribution/compose/'s files with podman-compose (skipped without podman)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
+#   make compat-acl        the ACL 1.0 tests (tag acl) against ours, both lines (in make compat)
+#   make compat-acl-reference  the ACL 1.0 tests (tag acl, compat/acl-suite.sh) against the real
+#                          Java servers: 4.9.7 enforces plain_acl.yml, 5.3.3 has no ACL 1.0
 #   make compat-tls        a few Java tests over TLS (servers in enforcing mode, clients with
 #                          -Dtls.enable=true) against this project's servers, both lines
 #   make compat-tls-reference  the same against the real Java servers
 #   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
+#   make compat-mqadmin-acl  mqadmin 4.9.8's ACL commands (aclEnable=true) against the Java 4.9.7
+#                          servers and ours: outputs and the plain_acl.yml each change leaves, diffed
 #   make compat-metrics    the Prometheus exporters of the Java 5.3.3 broker and ours scraped after
 #                          the same workload: names, label sets and counters compared
 #   make compat-fastjson   the fastjson differential: every body kind through ours and the real
@@ -34,7 +42,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 fixtures fuzz bench gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-mqadmin-acl compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
 
 all: build
 
@@ -59,6 +67,11 @@ dist-test: dist
 
 image:
 	sh compat/container/build-images.sh
+
+# Not part of make test: it debootstraps a Debian root file system and
+# fetches the Java servers' jars (about 400 MB of images).
+image-size: image
+	sh compat/container/java-standin.sh
 
 container-test:
 	@if command -v podman >/dev/null 2>&1; then \
@@ -93,6 +106,8 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
 	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
 	sh compat/metrics-compare.sh
 
@@ -143,6 +158,16 @@ compat-tls-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/tls-suite.sh 5
 	TLS_CERTS=1 NAMESRV_IMPL=java BROKER_IMPL=java sh compat/tls-suite.sh 5
 
+# mqadmin 4.9.8's ACL 1.0 commands (updateAclConfig, deleteAclConfig,
+# clusterAclConfigVersion, updateGlobalWhiteAddr) and refused calls (wrong
+# secret, unsigned, unknown key, non-admin) against the Java 4.9.7 servers
+# and ours, both with aclEnable=true and compat/acl/plain_acl.yml; fails when a
+# masked output or plain_acl.yml snapshot differs (compat/mqadmin-acl-compare.sh,
+# outputs in compat/target/mqadmin-acl-compare-4/). About 4 minutes; 4.x only
+# (5.3.3 has no ACL 1.0).
+compat-mqadmin-acl: build
+	sh compat/mqadmin-acl-compare.sh 4
+
 compat-reference: compat-reference-4 compat-reference-5
 
 compat-reference-4:
@@ -153,9 +178,21 @@ compat-reference-5:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 5
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/retention-suite.sh 5
 
+# The tests tagged "acl" (compat/acl-suite.sh: aclEnable=true and compat/acl/plain_acl.yml)
+# against ours (in make compat) and against the Java servers, on both lines; facts in
+# compat/acl-facts.md. About 1.5 minutes a line.
+compat-acl: build
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
+
+compat-acl-reference:
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 5
+
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./internal/sql92/
+	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME) ./internal/acl/
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/
 
 # Takes a few minutes (PHASE_SECS, default 30 s, per tool and broker); see

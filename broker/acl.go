@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,8 +60,10 @@ type aclGuard struct {
 	file  string // the default file, plain_acl.yml
 	dir   string // conf/acl
 	table atomic.Pointer[acl.Table]
-	// seen is what the files looked like when last loaded.
-	seen string
+	// mu guards the loads and what they remember: seen is what the files
+	// looked like when last loaded, fileSet which files there were.
+	mu            sync.Mutex
+	seen, fileSet string
 }
 
 // newACLGuard loads the files; a default file that does not load fails
@@ -105,9 +108,18 @@ func (g *aclGuard) fingerprint() string {
 	return b.String()
 }
 
-// load reads every file and swaps the table in.
-func (g *aclGuard) load() error {
+// load reads every file and swaps the table in; forget names accounts
+// an admin deleted.
+func (g *aclGuard) load(forget ...string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.loadLocked(forget...)
+}
+
+// loadLocked is load with mu held.
+func (g *aclGuard) loadLocked(forget ...string) error {
 	seen := g.fingerprint()
+	fileSet := strings.Join(g.files(), "\n")
 	var files []acl.File
 	for _, path := range g.files() {
 		f, err := acl.ReadFile(path)
@@ -120,18 +132,27 @@ func (g *aclGuard) load() error {
 	if err != nil {
 		return err
 	}
+	if before := g.table.Load(); before != nil && fileSet == g.fileSet {
+		gone := map[string]bool{}
+		for _, k := range forget {
+			gone[k] = true
+		}
+		t.Retire(before, gone)
+	}
 	g.table.Store(t)
-	g.seen = seen
+	g.seen, g.fileSet = seen, fileSet
 	return nil
 }
 
 // watch reloads the files when they change, until stop.
 func (g *aclGuard) watch(stop <-chan struct{}) {
 	runEvery(stop, aclReloadInterval, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
 		if g.fingerprint() == g.seen {
 			return
 		}
-		if err := g.load(); err != nil {
+		if err := g.loadLocked(); err != nil {
 			g.seen = g.fingerprint()
 			g.log.Error("acl files not reloaded; the accounts loaded before stay", zap.Error(err))
 			return
@@ -250,6 +271,7 @@ var aclThrowFrames = map[acl.Site]string{
 	acl.SiteOther:       "org.apache.rocketmq.acl.plain.PlainAccessValidator.parse(PlainAccessValidator.java:134)",
 	acl.SiteNoAccessKey: "org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java:664)",
 	acl.SiteNoAccount:   "org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java:668)",
+	acl.SiteNoResource:  "org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java:675)",
 	acl.SiteSignature:   "org.apache.rocketmq.acl.plain.PlainPermissionManager.validate(PlainPermissionManager.java:684)",
 	acl.SiteAdmin:       "org.apache.rocketmq.acl.plain.PlainPermissionManager.checkPerm(PlainPermissionManager.java:581)",
 	acl.SiteDefaultPerm: "org.apache.rocketmq.acl.plain.PlainPermissionManager.checkPerm(PlainPermissionManager.java:606)",

@@ -16,6 +16,11 @@ package broker
 //	GET_BROKER_CLUSTER_ACL_INFO (52)   answer header version (plain_acl.yml's dataVersion JSON),
 //	                                   allAclFileVersion (file -> dataVersion JSON), brokerName,
 //	                                   brokerAddr, clusterName.
+//	GET_BROKER_CLUSTER_ACL_CONFIG (54) body {"globalWhiteAddrs":[...],"plainAccessConfigs":[...]}:
+//	                                   every file's white list and accounts (the first of a
+//	                                   key), keys sorted, absent fields left out, as 4.9.7
+//	                                   answers (4.9.8 dropped the code; it is kept here for the
+//	                                   consoles that still call it).
 //	UPDATE_GLOBAL_WHITE_ADDRS_CONFIG (53) header globalWhiteAddrs (comma list),
 //	                                   aclFileFullPath (blank: plain_acl.yml; it must exist under
 //	                                   rocketmqHome); UPDATE_GLOBAL_WHITE_ADDRS_CONFIG_FAILED (211).
@@ -94,7 +99,7 @@ func (a *aclAdmin) deleteAccessConfig(req *remoting.Request) *remoting.Command {
 		deleted, err = acl.DeleteAccount(a.guard.fileOf(key), key, a.now().UnixMilli())
 	}
 	if err == nil && deleted {
-		err = a.guard.load()
+		err = a.guard.load(key)
 	}
 	switch {
 	case err != nil:
@@ -153,6 +158,51 @@ func (a *aclAdmin) getAclVersion(req *remoting.Request) *remoting.Command {
 	resp.SetExt("brokerAddr", a.id.brokerAddr())
 	resp.SetExt("clusterName", a.cluster)
 	return resp
+}
+
+// aclConfigBody is GetBrokerClusterAclConfigResponseBody.
+type aclConfigBody struct {
+	GlobalWhiteAddrs   []string        `json:"globalWhiteAddrs"`
+	PlainAccessConfigs []aclConfigBean `json:"plainAccessConfigs"`
+}
+
+// aclConfigBean is PlainAccessConfig as fastjson writes it.
+type aclConfigBean struct {
+	AccessKey          string   `json:"accessKey,omitempty"`
+	Admin              bool     `json:"admin"`
+	DefaultGroupPerm   string   `json:"defaultGroupPerm,omitempty"`
+	DefaultTopicPerm   string   `json:"defaultTopicPerm,omitempty"`
+	GroupPerms         []string `json:"groupPerms,omitempty"`
+	SecretKey          string   `json:"secretKey,omitempty"`
+	TopicPerms         []string `json:"topicPerms,omitempty"`
+	WhiteRemoteAddress string   `json:"whiteRemoteAddress,omitempty"`
+}
+
+// getAclConfig serves GET_BROKER_CLUSTER_ACL_CONFIG.
+func (a *aclAdmin) getAclConfig(req *remoting.Request) *remoting.Command {
+	if a.guard == nil {
+		return a.reply(req.Cmd, remoting.SystemError, "acl is not enabled")
+	}
+	body := aclConfigBody{GlobalWhiteAddrs: []string{}, PlainAccessConfigs: []aclConfigBean{}}
+	seen := map[string]bool{}
+	for _, f := range a.guard.files() {
+		file, err := acl.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		body.GlobalWhiteAddrs = append(body.GlobalWhiteAddrs, file.GlobalWhiteRemoteAddresses...)
+		for _, ac := range file.Accounts {
+			if seen[ac.AccessKey] {
+				continue
+			}
+			seen[ac.AccessKey] = true
+			body.PlainAccessConfigs = append(body.PlainAccessConfigs, aclConfigBean{AccessKey: ac.AccessKey, Admin: ac.Admin,
+				DefaultGroupPerm: ac.DefaultGroupPerm, DefaultTopicPerm: ac.DefaultTopicPerm, GroupPerms: ac.GroupPerms,
+				SecretKey: ac.SecretKey, TopicPerms: ac.TopicPerms, WhiteRemoteAddress: ac.WhiteRemoteAddress})
+		}
+	}
+	data, _ := json.Marshal(body)
+	return a.replyBody(req.Cmd, data)
 }
 
 // fileOf is the file that holds an account, else plain_acl.yml.

@@ -139,6 +139,7 @@ func (h *handlers) routes() []route {
 		{code: remoting.DeleteAclConfig, pool: adminPool, handler: h.acl.deleteAccessConfig, fourOnly: true},
 		{code: remoting.GetBrokerClusterAclInfo, pool: adminPool, handler: h.acl.getAclVersion, fourOnly: true},
 		{code: remoting.UpdateGlobalWhiteAddrsConfig, pool: adminPool, handler: h.acl.updateGlobalWhiteAddrs, fourOnly: true},
+		{code: remoting.GetBrokerClusterAclConfig, pool: adminPool, handler: h.acl.getAclConfig, fourOnly: true},
 	}
 }
 

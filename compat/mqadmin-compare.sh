@@ -60,7 +60,10 @@ queryMsgByKey queryMsgByUniqueKey queryMsgByOffset queryMsgById printMsg consume
 resetOffsetByTime getBrokerConfig updateBrokerConfig brokerStatus clusterList statsAll
 clusterRT deleteSubGroup deleteTopic"
 
-log() { echo "mqadmin-compare: $*" >&2; }
+LOG_TAG=mqadmin-compare
+# log, stop_side, mqa, wait_for, mask_generic, mask_line, sort_body, compare_entry
+# shellcheck source=compat/mqadmin-lib.sh
+. "$COMPAT_DIR/mqadmin-lib.sh"
 
 for b in rmqgo-namesrv rmqgo-broker; do
   [ -x "$ROOT/bin/$b" ] || { log "$ROOT/bin/$b missing: run make build first"; exit 2; }
@@ -68,39 +71,9 @@ done
 
 RUN_DIR=""
 CLIENTS_PID=""
-stop_side() {
-  if [ -n "$CLIENTS_PID" ]; then
-    kill -TERM "$CLIENTS_PID" 2>/dev/null
-    wait "$CLIENTS_PID" 2>/dev/null
-    CLIENTS_PID=""
-  fi
-  if [ -n "$RUN_DIR" ]; then
-    RUN_DIR=$RUN_DIR sh "$COMPAT_DIR/ref-servers.sh" stop
-    RUN_DIR=""
-  fi
-}
 trap stop_side EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-# mqa SIDE_DIR NAME ARGS...: runs one mqadmin command, output to SIDE_DIR/NAME.out.
-mqa() {
-  dir=$1 name=$2; shift 2
-  # In DIR: consumerStatus writes the running info files under the cwd.
-  (cd "$dir" && RMQ_LINE=$LINE timeout "$MQADMIN_TIMEOUT" sh "$COMPAT_DIR/mqadmin.sh" "$@" -n "$NAMESRV_ADDR") >"$dir/$name.out" 2>&1
-  echo "rc=$?" >>"$dir/$name.out"
-}
-
-# wait_for FILE PATTERN SECONDS [PID]: polls FILE until a line matches PATTERN;
-# fails when the time is up or PID has exited.
-wait_for() {
-  deadline=$(( $(date +%s) + $3 ))
-  while ! grep -q "$2" "$1" 2>/dev/null; do
-    if [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null; then return 1; fi
-    [ "$(date +%s)" -ge "$deadline" ] && return 1
-    sleep 0.2
-  done
-}
 
 # run_side java|go: servers up, state built, commands run, servers down.
 run_side() {
@@ -224,37 +197,12 @@ cluster_rt() {
 }
 
 # mask COMMAND < raw > masked: replaces what differs between any two runs,
-# whichever servers answer. Each rule says why it is volatile.
+# whichever servers answer (mask_generic, and the servers' RUN_DIR in paths).
+# Each rule says why it is volatile.
 mask() {
-  # Not mqadmin's output: the classpath resolution note of a first run, and
-  # the colour resets Maven leaves in it.
-  sed -E \
-    -e '/^mqadmin\.sh: resolving /d' \
-    -e 's/\x1b\[[0-9;]*m//g' \
-    -e 's/[0-9A-F]{32,}/<MSGID>/g' \
-    -e 's/(([0-9]{1,3}\.){3}[0-9]{1,3}):[0-9]{2,5}/\1:<PORT>/g' \
-    -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T#][0-9]{2}:[0-9]{2}:[0-9]{2}([,.:][0-9]{3})?/<DATE>/g' \
-    -e 's/1[0-9]{12}/<MILLIS>/g' \
-    -e 's#/mqadmin-compare-[45]/run-(java|go)/#/mqadmin-compare-LINE/run-SIDE/#g' |
+  mask_generic |
+    sed -E -e 's#/mqadmin-compare-[45]/run-(java|go)/#/mqadmin-compare-LINE/run-SIDE/#g' |
     mask_line | mask_command "$1"
-}
-
-# mask_line: the 4.x reference servers are 4.9.7 (Maven Central has no
-# 4.9.8 broker or name server) while ours speak as 4.9.8, the version of the
-# 4.x clients and tools; 5.x is 5.3.3 on both sides.
-mask_line() {
-  if [ "$LINE" = 4 ]; then
-    sed -E -e 's/V4_9_[78]/V4_9_x/g' -e 's/^(brokerVersion +: )40[79]$/\1<VERSION>/'
-  else
-    cat
-  fi
-}
-
-# sort_body: the first line (a header) as it is, the others sorted.
-sort_body() {
-  IFS= read -r first
-  printf '%s\n' "$first"
-  sort
 }
 
 # mask_command COMMAND: what is volatile in one command's output.
@@ -320,6 +268,11 @@ mask_side() {
   esac
 }
 
+# mask_entry SIDE COMMAND: compare_entry's masking of one output.
+mask_entry() {
+  mask "$2" | mask_side "$1" "$2"
+}
+
 compare() {
   mkdir -p "$OUT/diff"
   rm -f "$OUT"/diff/*.diff
@@ -329,20 +282,7 @@ compare() {
   for cmd in $COMMANDS; do
     n=$((n + 1))
     f=$(printf '%02d-%s' "$n" "$cmd")
-    for side in java go; do
-      if [ -f "$OUT/$side/$f.out" ]; then
-        mask "$cmd" <"$OUT/$side/$f.out" | mask_side "$side" "$cmd" >"$OUT/$side/$f.masked"
-      else
-        echo "(not run)" >"$OUT/$side/$f.masked"
-      fi
-    done
-    if diff -u "$OUT/java/$f.masked" "$OUT/go/$f.masked" >"$OUT/diff/$cmd.diff"; then
-      rm -f "$OUT/diff/$cmd.diff"
-      printf '%-22s %s\n' "$cmd" same
-    else
-      printf '%-22s %s\n' "$cmd" "DIFFERENT (diff/$cmd.diff)"
-      fails=$((fails + 1))
-    fi
+    compare_entry "$f.out" "$f.masked" "$cmd" || fails=$((fails + 1))
   done
   echo "mqadmin-compare line $LINE: $fails of $n commands differ (outputs in $OUT)"
   [ "$fails" = 0 ]

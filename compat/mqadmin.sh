@@ -11,6 +11,11 @@
 # same versions as the suite's default and rmq5 profiles (compat/pom.xml).
 # ROCKETMQ_HOME is a directory under compat/target/ with no conf/tools.yml, so
 # requests are not ACL-signed; tools logs go under that directory too.
+# MQADMIN_HOME replaces that directory; MQADMIN_TOOLS_YML names a file copied
+# to its conf/tools.yml (removed there when unset or empty): MQAdminStartup
+# then signs every request (AclUtils.getAclRPCHook reads the accessKey and
+# secretKey of ${rocketmq.home.dir, else ROCKETMQ_HOME}/conf/tools.yml;
+# compat/mqadmin-acl-compare.sh).
 # Note that mqadmin itself exits 0 even when a sub-command fails; read its
 # output.
 set -u
@@ -36,12 +41,16 @@ if [ ! -s "$cpfile" ] || [ "$COMPAT_DIR/pom.xml" -nt "$cpfile" ]; then
   mv "$cpfile.tmp" "$cpfile"
 fi
 
-home=$COMPAT_DIR/target/mqadmin-home-$RMQ_LINE
+home=${MQADMIN_HOME:-$COMPAT_DIR/target/mqadmin-home-$RMQ_LINE}
 mkdir -p "$home/conf"
 # 4.9.8's MQAdminStartup loads $ROCKETMQ_HOME/conf/logback_tools.xml and does
 # nothing without it; 5.3.3 carries its own rmq.tools.logback.xml.
 [ -f "$home/conf/logback_tools.xml" ] || cp "$COMPAT_DIR/reference/conf/logback_tools.xml" "$home/conf/"
-rm -f "$home/conf/tools.yml"
+if [ -n "${MQADMIN_TOOLS_YML:-}" ]; then
+  cp "$MQADMIN_TOOLS_YML" "$home/conf/tools.yml" || exit 1
+else
+  rm -f "$home/conf/tools.yml"
+fi
 
 ROCKETMQ_HOME=$home
 export ROCKETMQ_HOME

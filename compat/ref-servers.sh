@@ -60,6 +60,12 @@
 #   transactionCheckInterval=1000" sh compat/ref-servers.sh start 4
 # (compat/store-fixture.sh uses it for small store files).
 #
+# PLAIN_ACL_FILE: a plain_acl.yml (ACL 1.0) that start copies to
+# RUN_DIR/rocketmq-home/conf/plain_acl.yml, the file a 4.x Java broker with
+# aclEnable=true reads and watches (ROCKETMQ_HOME/conf/plain_acl.yml; every
+# server of the run has ROCKETMQ_HOME=RUN_DIR/rocketmq-home). env.sh then
+# exports BROKER_PLAIN_ACL_FILE, that copy's path (compat/acl-suite.sh).
+#
 # SERVER_JAVA_OPT_EXT: JVM flags (-Dkey=value) given to every server: put on
 # the Java servers' command line, and appended to our servers' JAVA_OPT_EXT,
 # which they read as the distribution's run scripts pass it to the JVM; e.g.
@@ -397,6 +403,9 @@ start_all() {
   ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
   mkdir -p "$ROCKETMQ_HOME_DIR/conf"
   cp "$COMPAT_DIR"/reference/conf/logback_namesrv.xml "$COMPAT_DIR"/reference/conf/logback_broker.xml "$ROCKETMQ_HOME_DIR/conf/"
+  if [ -n "${PLAIN_ACL_FILE:-}" ]; then
+    cp "$PLAIN_ACL_FILE" "$ROCKETMQ_HOME_DIR/conf/plain_acl.yml" || die "cannot copy PLAIN_ACL_FILE=$PLAIN_ACL_FILE"
+  fi
 
   if [ "$NAMESRV_IMPL" = java ] || [ "$BROKER_IMPL" = java ]; then
     SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1
@@ -437,6 +446,9 @@ start_all() {
     echo "COMPAT_RUN_DIR=$RUN_DIR; export COMPAT_RUN_DIR"
     echo "COMPAT_SERVERS_SCRIPT=$COMPAT_DIR/ref-servers.sh; export COMPAT_SERVERS_SCRIPT"
     echo "SERVER_JAVA_OPT_EXT='$SERVER_JAVA_OPT_EXT'; export SERVER_JAVA_OPT_EXT"
+    if [ -n "${PLAIN_ACL_FILE:-}" ]; then
+      echo "BROKER_PLAIN_ACL_FILE=$ROCKETMQ_HOME_DIR/conf/plain_acl.yml; export BROKER_PLAIN_ACL_FILE"
+    fi
     if [ "$BROKER_IMPL" = go ]; then
       echo "RMQGO_BROKER_BIN=$RMQGO_BROKER_BIN; export RMQGO_BROKER_BIN"
     fi

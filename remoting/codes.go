@@ -58,6 +58,7 @@ const (
 	DeleteAclConfig                      RequestCode = 51     // DELETE_ACL_CONFIG, 4.9.8 only (ACL 1.0, removed in 5.3.x)
 	GetBrokerClusterAclInfo              RequestCode = 52     // GET_BROKER_CLUSTER_ACL_INFO, 4.9.8 only (ACL 1.0, removed in 5.3.x)
 	UpdateGlobalWhiteAddrsConfig         RequestCode = 53     // UPDATE_GLOBAL_WHITE_ADDRS_CONFIG, 4.9.8 only (ACL 1.0, removed in 5.3.x)
+	GetBrokerClusterAclConfig            RequestCode = 54     // GET_BROKER_CLUSTER_ACL_CONFIG, 4.9.7 (4.9.8 dropped it; older dashboards call it)
 	GetTimerCheckPoint                   RequestCode = 60     // GET_TIMER_CHECK_POINT, 5.x
 	GetTimerMetrics                      RequestCode = 61     // GET_TIMER_METRICS, 5.x
 	PutKvConfig                          RequestCode = 100    // PUT_KV_CONFIG
@@ -224,6 +225,7 @@ var requestCodeNames = map[RequestCode]string{
 	DeleteAclConfig:                      "DELETE_ACL_CONFIG",
 	GetBrokerClusterAclInfo:              "GET_BROKER_CLUSTER_ACL_INFO",
 	UpdateGlobalWhiteAddrsConfig:         "UPDATE_GLOBAL_WHITE_ADDRS_CONFIG",
+	GetBrokerClusterAclConfig:            "GET_BROKER_CLUSTER_ACL_CONFIG",
 	GetTimerCheckPoint:                   "GET_TIMER_CHECK_POINT",
 	GetTimerMetrics:                      "GET_TIMER_METRICS",
 	PutKvConfig:                          "PUT_KV_CONFIG",

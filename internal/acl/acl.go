@@ -71,6 +71,7 @@ const (
 	SiteOther Site = iota
 	SiteNoAccessKey
 	SiteNoAccount
+	SiteNoResource
 	SiteSignature
 	SiteAdmin
 	SiteDefaultPerm

@@ -39,6 +39,9 @@ type Request struct {
 type Table struct {
 	global   []matcher
 	accounts map[string]*access
+	// retired are keys a reload of their file dropped: Java keeps them in
+	// its key table, so they are refused as "No PlainAccessResource".
+	retired map[string]bool
 	// Version is the default file's dataVersion.
 	Version DataVersion
 }
@@ -70,6 +73,25 @@ func Compile(files ...File) (*Table, error) {
 	return t, nil
 }
 
+// Retire keeps the keys of before that t no longer has as retired (a
+// reload of the same files, as Java's per-file reload leaves them in its
+// key table), but not those forgotten.
+func (t *Table) Retire(before *Table, forget map[string]bool) {
+	t.retired = map[string]bool{}
+	for k := range before.retired {
+		t.retired[k] = true
+	}
+	for k := range before.accounts {
+		t.retired[k] = true
+	}
+	for k := range t.accounts {
+		delete(t.retired, k)
+	}
+	for k := range forget {
+		delete(t.retired, k)
+	}
+}
+
 // Has tells whether an account is loaded.
 func (t *Table) Has(accessKey string) bool { _, ok := t.accounts[accessKey]; return ok }
 
@@ -86,6 +108,9 @@ func (t *Table) Check(r Request) error {
 		return &Denied{"No accessKey is configured", SiteNoAccessKey}
 	}
 	owned, ok := t.accounts[key]
+	if !ok && t.retired[key] {
+		return &Denied{fmt.Sprintf("No PlainAccessResource for accessKey=%s", key), SiteNoResource}
+	}
 	if !ok {
 		return &Denied{fmt.Sprintf("No acl config for %s", key), SiteNoAccount}
 	}

@@ -176,6 +176,9 @@ func FuzzFastjsonDifferential(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, k uint8, body []byte) {
+		if spinsFastjson(body) {
+			t.Skip("fastjson spins on a string value opening with '}'")
+		}
 		kind := kinds[int(k)%len(kinds)]
 		for _, d := range compareLines(t, oracles, kind, body, true) {
 			if !strings.HasPrefix(d, "known: ") {
@@ -183,6 +186,29 @@ func FuzzFastjsonDifferential(f *testing.F) {
 			}
 		}
 	})
+}
+
+// spinsFastjson tells the bodies fastjson spins on for seconds (an enum
+// value opening with "}" runs its hash index down to Integer.MIN_VALUE):
+// a quoted string that opens with "}". The fuzzer leaves them out, since
+// the oracle's restart after each (oracleTimeout) outlasts what the
+// fuzzing engine waits for one input; ours answers them at once.
+func spinsFastjson(body []byte) bool {
+	var quote byte // the quote of the string being read, 0 outside one
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case quote == 0 && (c == '"' || c == '\''):
+			if i+1 < len(body) && body[i+1] == '}' {
+				return true
+			}
+			quote = c
+		case quote != 0 && c == '\\':
+			i++
+		case c == quote:
+			quote = 0
+		}
+	}
+	return false
 }
 
 // compareLines compares body on both lines (oracles 4 and 5): the
@@ -367,4 +393,19 @@ func scalarSpans(body []byte) [][2]int {
 		}
 	}
 	return spans
+}
+
+func TestSpinsFastjsonFindsOnlyStringsOpeningWithABrace(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"clientID":"x"}`:        false,
+		`{"a":""}`:                false,
+		`{"a":"}x"}`:              true,
+		`{'a':'}'}`:               true,
+		`{"a":"\"}","b":1}`:       false,
+		`{"consumeType":"}CONS"}`: true,
+	} {
+		if got := spinsFastjson([]byte(body)); got != want {
+			t.Errorf("%s: %v, want %v", body, got, want)
+		}
+	}
 }
