@@ -223,3 +223,25 @@ func readOneFrame(r io.Reader) (*Command, int, error) {
 	}
 	return DecodeFrame(append(head[:], rest...), MaxFrameLength)
 }
+
+func TestManyTLSAndPlaintextConnectionsAtOnce(t *testing.T) {
+	s, _ := startHygieneServer(t, ServerOptions{TLSMode: TLSPermissive, TLSConfig: serverTLS(t)})
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			var c *Client
+			if i%2 == 0 {
+				c = newTLSTestClient(t)
+			} else {
+				c = newTestClient(t)
+			}
+			for j := 0; j < 5; j++ {
+				echo(t, c, s.Addr(), SerializeRocketMQ, bytes.Repeat([]byte{byte(i)}, 1000*j))
+			}
+		}(i)
+	}
+	wg.Wait()
+	assert.Equal(t, 40, s.Connections())
+}

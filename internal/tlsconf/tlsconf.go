@@ -74,7 +74,7 @@ func Server(c conf.TLSConfig) (*tls.Config, error) {
 		return nil, err
 	}
 	cfg := &tls.Config{Certificates: []tls.Certificate{cert}}
-	auth := strings.ToLower(strings.TrimSpace(c.ServerNeedClientAuth))
+	auth := strings.ToLower(c.ServerNeedClientAuth) // untrimmed, as parseClientAuthMode
 	if !c.ServerAuthClient {
 		cfg.ClientAuth = map[string]tls.ClientAuthType{"optional": tls.RequestClientCert,
 			"require": tls.RequireAnyClientCert}[auth]

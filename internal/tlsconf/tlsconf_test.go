@@ -174,7 +174,7 @@ func TestClientAuthentication(t *testing.T) {
 	assert.Equal(t, tls.RequireAnyClientCert, server.ClientAuth)
 
 	for in, want := range map[string]tls.ClientAuthType{"none": tls.NoClientCert, "Optional": tls.RequestClientCert,
-		"bogus": tls.NoClientCert, "": tls.NoClientCert} {
+		"bogus": tls.NoClientCert, "": tls.NoClientCert, " require": tls.NoClientCert} {
 		base.ServerNeedClientAuth = in
 		server, err = Server(base)
 		require.NoError(t, err)
