@@ -38,3 +38,10 @@ func TestTLSEnforcingBrokerRegistersAndServesOverTLS(t *testing.T) {
 	_, err = newClient(t, nil).InvokeTimeout(b.Addr(), remoting.NewRequest(remoting.GetBrokerRuntimeInfo, nil), testWait)
 	assert.Error(t, err, "a plaintext client is closed")
 }
+
+func TestTLSSettingsJavaDoesNotStartWithFailTheBroker(t *testing.T) {
+	c := testConfigs(t.TempDir(), "127.0.0.1:1")
+	c.TLS = conf.TLSConfig{Mode: conf.TLSModePermissive, TestModeEnable: false}
+	_, err := New(Options{Configs: c, Logger: zaptest.NewLogger(t), ListenHost: "127.0.0.1"})
+	assert.ErrorIs(t, err, tlsconf.ErrNoCertificate)
+}

@@ -51,7 +51,9 @@ func New(o Options) (*Broker, error) {
 	if err := b.wireServices(o); err != nil {
 		return nil, err
 	}
-	b.wireServers(o)
+	if err := b.wireServers(o); err != nil {
+		return nil, err
+	}
 	b.wireMetrics(o)
 	return b, nil
 }
@@ -153,9 +155,12 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 // wireServers builds the main server and, unless the port is ephemeral,
 // the VIP one, each with its own router and pools over the same routes,
 // and the TLS mode and config of tls.server.* (docs/tls.md).
-func (b *Broker) wireServers(o Options) {
+func (b *Broker) wireServers(o Options) error {
 	set := b.settings.load()
-	tlsMode, tlsConfig := tlsconf.ForServer(o.Configs.TLS, o.Logger)
+	tlsMode, tlsConfig, err := tlsconf.ForServer(o.Configs.TLS, o.Logger)
+	if err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
 	routes := b.handlers.routes()
 	ports := []int32{set.NettyServer.ListenPort}
 	if p := set.NettyServer.ListenPort; p != 0 {
@@ -173,6 +178,7 @@ func (b *Broker) wireServers(o Options) {
 			TLSMode:     tlsMode, TLSConfig: tlsConfig,
 		}))
 	}
+	return nil
 }
 
 // wireACL loads ACL 1.0 when aclEnable is on for the 4.x line. 5.3.3 has

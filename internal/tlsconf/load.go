@@ -11,28 +11,34 @@ import (
 )
 
 // ForServer is NettyRemotingServer.loadSslContext: the mode of
-// tls.server.mode and, unless it is disabled, the server's TLS config. A
-// config that cannot be built (a certificate file missing or unreadable)
-// is logged, and the server runs closing TLS connections until the files
-// load, as Java's does. Outside test mode the config follows changes of
-// the certificate files (reload.go), as Java's FileWatchService does.
-func ForServer(c conf.TLSConfig, log *zap.Logger) (remoting.TLSMode, *tls.Config) {
+// tls.server.mode and, unless it is disabled, the server's TLS config.
+// Outside test mode the config follows changes of the certificate files
+// (reload.go), as Java's FileWatchService does. A config that cannot be
+// built is logged ("Failed to create SSLContext for server") and the
+// server runs closing TLS connections until the files load, as Java's
+// does; the failures Java does not survive (Fatal: no certificate
+// configured outside test mode, a key file without a usable key) are
+// returned, to fail the start.
+func ForServer(c conf.TLSConfig, log *zap.Logger) (remoting.TLSMode, *tls.Config, error) {
 	mode := Mode(c)
 	log.Info("Server is running in TLS " + mode.String() + " mode")
 	if mode == remoting.TLSDisabled {
-		return mode, nil
+		return mode, nil, nil
 	}
 	logTLSConfig(c, log)
 	cfg, err := Server(c)
-	if err != nil {
+	switch {
+	case Fatal(err):
+		return mode, nil, err
+	case err != nil:
 		log.Error("Failed to create SSLContext for server", zap.Error(err))
-	} else {
+	default:
 		log.Info("SSLContext created for server")
 	}
 	if c.TestModeEnable {
-		return mode, cfg
+		return mode, cfg, nil
 	}
-	return mode, reloading(c, cfg, log) // reload.go
+	return mode, reloading(c, cfg, log), nil // reload.go
 }
 
 // logTLSConfig is TlsHelper.logTheFinalUsedTlsConfig (passwords left out).

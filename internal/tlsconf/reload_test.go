@@ -43,10 +43,11 @@ func TestServerConfigFollowsTheCertificateFiles(t *testing.T) {
 	a, b := newPKI(t, dir, "a"), newPKI(t, dir, "b")
 	c := conf.TLSConfig{Mode: conf.TLSModeEnforcing, ServerCertPath: filepath.Join(dir, "cert.pem"),
 		ServerKeyPath: filepath.Join(dir, "key.pem"), ServerNeedClientAuth: "none"}
-	mode, cfg := ForServer(c, zaptest.NewLogger(t))
+	mode, cfg, err := ForServer(c, zaptest.NewLogger(t))
+	require.NoError(t, err)
 	assert.Equal(t, remoting.TLSEnforcing, mode)
 	require.NotNil(t, cfg, "the server runs, closing TLS connections until the files load")
-	_, err := servedIssuer(t, cfg)
+	_, err = servedIssuer(t, cfg)
 	assert.Error(t, err, "no certificate yet")
 
 	copyFile(t, a.certPath, c.ServerCertPath)
@@ -68,10 +69,12 @@ func TestServerConfigFollowsTheCertificateFiles(t *testing.T) {
 
 func TestTestModeAndDisabledModeDoNotReload(t *testing.T) {
 	log := zaptest.NewLogger(t)
-	mode, cfg := ForServer(conf.TLSConfig{Mode: conf.TLSModeDisabled}, log)
+	mode, cfg, err := ForServer(conf.TLSConfig{Mode: conf.TLSModeDisabled}, log)
+	require.NoError(t, err)
 	assert.Equal(t, remoting.TLSDisabled, mode)
 	assert.Nil(t, cfg)
-	_, cfg = ForServer(testMode(conf.TLSModePermissive), log)
+	_, cfg, err = ForServer(testMode(conf.TLSModePermissive), log)
+	require.NoError(t, err)
 	require.NotNil(t, cfg)
 	assert.Nil(t, cfg.GetConfigForClient)
 	issuer, err := servedIssuer(t, cfg)
@@ -89,4 +92,29 @@ func TestClientConfigIsBuiltOnlyWithUseTLS(t *testing.T) {
 	assert.True(t, cfg.InsecureSkipVerify)
 	_, err = ForClient(conf.TLSConfig{ClientAuthServer: true, ClientTrustCertPath: "/does/not/exist"}, true, log)
 	assert.ErrorContains(t, err, "Failed to create SSLContext")
+}
+
+func TestSettingsJavaDoesNotStartWithAreFatal(t *testing.T) {
+	dir := t.TempDir()
+	p := newPKI(t, dir, "a")
+	log := zaptest.NewLogger(t)
+	base := conf.TLSConfig{Mode: conf.TLSModePermissive, ServerNeedClientAuth: "none"}
+	_, _, err := ForServer(base, log)
+	assert.ErrorIs(t, err, ErrNoCertificate, "Java: NullPointerException keyCertChain")
+
+	enc := filepath.Join(dir, "enc.pem")
+	writePEM(t, enc, "ENCRYPTED PRIVATE KEY", []byte{1, 2, 3})
+	for name, key := range map[string]string{"encrypted": enc, "a certificate as the key": p.certPath} {
+		c := base
+		c.ServerCertPath, c.ServerKeyPath = p.certPath, key
+		_, _, err = ForServer(c, log)
+		assert.ErrorIs(t, err, ErrInvalidKey, "%s: Java: IllegalArgumentException", name)
+	}
+
+	c := base
+	c.ServerCertPath, c.ServerKeyPath = p.certPath, newPKI(t, dir, "b").keyPath
+	_, cfg, err := ForServer(c, log)
+	require.NoError(t, err, "a key that does not match: Java starts, without TLS")
+	_, err = servedIssuer(t, cfg)
+	assert.Error(t, err)
 }

@@ -44,8 +44,25 @@ import (
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
-// ErrEncryptedKey is returned for a private key that needs a password.
-var ErrEncryptedKey = errors.New("tlsconf: encrypted private keys are not supported; give an unencrypted PKCS#8 key")
+// Errors that fail a server's start, as the exceptions Java's
+// loadSslContext does not catch do (NullPointerException "keyCertChain",
+// IllegalArgumentException "Input stream does not contain valid private
+// key"); other failures (files missing or unreadable, a bad certificate, a
+// key that does not match) leave the server running without TLS until
+// the files load (reload.go), as Java's caught IOException and
+// CertificateException do.
+var (
+	ErrNoCertificate = errors.New("tlsconf: tls.server.certPath and tls.server.keyPath are needed when tls.test.mode.enable is false")
+	ErrInvalidKey    = errors.New("tlsconf: the key file does not contain a valid private key")
+	// ErrEncryptedKey is an ErrInvalidKey: a key that needs a password
+	// (Java 4.9.7 cannot read OpenSSL 3's encrypted PKCS#8 either).
+	ErrEncryptedKey = fmt.Errorf("%w: encrypted private keys are not supported; give an unencrypted PKCS#8 key", ErrInvalidKey)
+)
+
+// Fatal tells whether err from Server should fail the start.
+func Fatal(err error) bool {
+	return errors.Is(err, ErrNoCertificate) || errors.Is(err, ErrInvalidKey)
+}
 
 // Mode is the server's remoting.TLSMode for tls.server.mode. A zero
 // TLSConfig (Mode ""), which conf.LoadTLS never returns, is disabled, so
@@ -67,7 +84,7 @@ func Server(c conf.TLSConfig) (*tls.Config, error) {
 		return &tls.Config{GetCertificate: selfSigned(), ClientAuth: tls.VerifyClientCertIfGiven}, nil
 	}
 	if c.ServerCertPath == "" || c.ServerKeyPath == "" {
-		return nil, errors.New("tlsconf: tls.server.certPath and tls.server.keyPath are needed when tls.test.mode.enable is false")
+		return nil, ErrNoCertificate
 	}
 	cert, err := loadKeyPair(c.ServerCertPath, c.ServerKeyPath)
 	if err != nil {
@@ -171,15 +188,26 @@ func loadKeyPair(certPath, keyPath string) (tls.Certificate, error) {
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("tlsconf: %w", err)
 	}
-	if block, _ := pem.Decode(keyPEM); block != nil &&
-		(block.Type == "ENCRYPTED PRIVATE KEY" || strings.Contains(block.Headers["Proc-Type"], "ENCRYPTED")) {
-		return tls.Certificate{}, fmt.Errorf("%w: %s", ErrEncryptedKey, keyPath)
+	if err := checkKeyPEM(keyPEM); err != nil {
+		return tls.Certificate{}, fmt.Errorf("%w: %s", err, keyPath)
 	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("tlsconf: %s, %s: %w", certPath, keyPath, err)
 	}
 	return cert, nil
+}
+
+// checkKeyPEM refuses what holds no private key, or an encrypted one.
+func checkKeyPEM(data []byte) error {
+	block, _ := pem.Decode(data)
+	switch {
+	case block == nil || !strings.HasSuffix(block.Type, "PRIVATE KEY"):
+		return ErrInvalidKey
+	case block.Type == "ENCRYPTED PRIVATE KEY" || strings.Contains(block.Headers["Proc-Type"], "ENCRYPTED"):
+		return ErrEncryptedKey
+	}
+	return nil
 }
 
 // loadPool reads the PEM certificates at path.
