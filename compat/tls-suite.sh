@@ -29,7 +29,10 @@
 # FileRegionEncoder counts the buffer's capacity as the bytes written, so the
 # frame is cut short and the connection's later answers are misread; 5.3.3
 # counts them right): with BROKER_IMPL=java on line 4,
-# ProducerSendTest#messagesAreFoundByKeyAndByMsgId is left out.
+# ProducerSendTest#messagesAreFoundByKeyAndByMsgId is left out. Seen once in
+# three runs on the Java 4.9.7 servers: onewaySendsAllArrive missing a few
+# oneway messages over TLS (a oneway send the broker refuses is lost
+# silently); never on ours.
 # NAMESRV_IMPL, BROKER_IMPL, RMQGO_*_BIN, MVN_TEST_FLAGS and RUN_DIR (default
 # compat/target/run-tls) are passed on as run-suite.sh reads them.
 # Ends with run-suite.sh's "compat: N passed, ..." line and status.
