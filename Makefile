@@ -94,9 +94,10 @@ unit:
 # broker-a as the other implementation on the same store and back
 # (COMPAT_HANDOVER_IMPL). Before them compat-store: the Java store code
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
-# by record; and compat-fastjson. Last, mqadmin's 26 common commands against
-# the Java servers and ours on the 4.x line, outputs diffed (both lines:
-# make compat-mqadmin, outside CI for time), and the metrics exporters.
+# by record; and compat-fastjson. Then the suites of servers set up apart
+# (retention, ACL 1.0, TLS in enforcing mode), mqadmin's 26 common commands
+# against the Java servers and ours on the 4.x line, outputs diffed (both
+# lines: make compat-mqadmin, outside CI for time), and the metrics exporters.
 GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
 
 compat: build compat-store compat-fastjson
@@ -108,6 +109,8 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
 	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
 	sh compat/metrics-compare.sh
 
