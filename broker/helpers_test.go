@@ -117,6 +117,12 @@ type fakeNamesrv struct {
 }
 
 func startFakeNamesrv(t *testing.T) *fakeNamesrv {
+	return startFakeNamesrvWith(t, remoting.ServerOptions{})
+}
+
+// startFakeNamesrvWith is startFakeNamesrv with the server's options
+// (TLS) taken from opts.
+func startFakeNamesrvWith(t *testing.T, opts remoting.ServerOptions) *fakeNamesrv {
 	f := &fakeNamesrv{}
 	r := remoting.NewRouter(zaptest.NewLogger(t))
 	p := r.NewPool(remoting.PoolOptions{Name: "ns", Workers: 2, Queue: 100})
@@ -135,7 +141,8 @@ func startFakeNamesrv(t *testing.T) *fakeNamesrv {
 		f.mu.Unlock()
 		return remoting.NewResponse(req.Cmd, remoting.Success, "")
 	})
-	s := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", Router: r, Logger: zaptest.NewLogger(t), EventLoops: 1})
+	opts.Addr, opts.Router, opts.Logger, opts.EventLoops = "127.0.0.1:0", r, zaptest.NewLogger(t), 1
+	s := remoting.NewServer(opts)
 	require.NoError(t, s.Start())
 	t.Cleanup(func() { _ = s.Shutdown() })
 	f.addr = s.Addr()

@@ -12,6 +12,7 @@ package broker
 
 import (
 	"context"
+	"crypto/tls"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,9 +38,12 @@ type registrar struct {
 	mu      sync.Mutex // one registration round at a time
 }
 
-func newRegistrar(log *zap.Logger, l line, live *liveSettings, id *identity, topics *topicTable) *registrar {
+// newRegistrar builds the registrar; clientTLS, when set, makes its
+// connections to the name servers TLS (useTLS).
+func newRegistrar(log *zap.Logger, l line, live *liveSettings, id *identity, topics *topicTable,
+	clientTLS *tls.Config) *registrar {
 	return &registrar{log: log, line: l, settings: live, id: id, topics: topics, changed: make(chan struct{}, 1),
-		client: remoting.NewClient(remoting.ClientOptions{Logger: log, DialTimeout: 3 * time.Second})}
+		client: remoting.NewClient(remoting.ClientOptions{Logger: log, DialTimeout: 3 * time.Second, TLSConfig: clientTLS})}
 }
 
 // namesrvAddrs splits namesrvAddr ("a:9876;b:9876").

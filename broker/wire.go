@@ -24,6 +24,7 @@ import (
 
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
+	"github.com/rmqgo/rmqgo/internal/tlsconf"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -50,7 +51,9 @@ func New(o Options) (*Broker, error) {
 	if err := b.wireServices(o); err != nil {
 		return nil, err
 	}
-	b.wireServers(o)
+	if err := b.wireServers(o); err != nil {
+		return nil, err
+	}
 	b.wireMetrics(o)
 	return b, nil
 }
@@ -104,7 +107,11 @@ func (b *Broker) wireServices(o Options) error {
 	}
 	b.stats = newRuntimeStats(now, st)
 	b.brokerStats = newBrokerStats(c.BrokerClusterName, c.EnableDetailStat, now)
-	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics)
+	clientTLS, err := tlsconf.ForClient(o.Configs.TLS, o.Configs.NettyClient.UseTLS, log)
+	if err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics, clientTLS)
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
 	st.SetArrivalListener(b.holds.onArrival)
@@ -146,9 +153,14 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 }
 
 // wireServers builds the main server and, unless the port is ephemeral,
-// the VIP one, each with its own router and pools over the same routes.
-func (b *Broker) wireServers(o Options) {
+// the VIP one, each with its own router and pools over the same routes,
+// and the TLS mode and config of tls.server.* (docs/tls.md).
+func (b *Broker) wireServers(o Options) error {
 	set := b.settings.load()
+	tlsMode, tlsConfig, err := tlsconf.ForServer(o.Configs.TLS, o.Logger)
+	if err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
 	routes := b.handlers.routes()
 	ports := []int32{set.NettyServer.ListenPort}
 	if p := set.NettyServer.ListenPort; p != 0 {
@@ -163,8 +175,10 @@ func (b *Broker) wireServers(o Options) {
 		b.servers = append(b.servers, remoting.NewServer(remoting.ServerOptions{
 			Addr: o.listenAddr(port), Router: router, Logger: o.Logger, OnClose: b.onChannelClose,
 			IdleTimeout: idleTimeout(set.NettyServer.ServerChannelMaxIdleTimeSeconds),
+			TLSMode:     tlsMode, TLSConfig: tlsConfig,
 		}))
 	}
+	return nil
 }
 
 // wireACL loads ACL 1.0 when aclEnable is on for the 4.x line. 5.3.3 has

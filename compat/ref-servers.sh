@@ -66,6 +66,12 @@
 # server of the run has ROCKETMQ_HOME=RUN_DIR/rocketmq-home). env.sh then
 # exports BROKER_PLAIN_ACL_FILE, that copy's path (compat/acl-suite.sh).
 #
+# SERVER_JAVA_OPT_EXT: JVM flags (-Dkey=value) given to every server: put on
+# the Java servers' command line, and appended to our servers' JAVA_OPT_EXT,
+# which they read as the distribution's run scripts pass it to the JVM; e.g.
+#   SERVER_JAVA_OPT_EXT=-Dtls.server.mode=enforcing (compat/tls-suite.sh).
+# env.sh keeps it, so that restart-broker starts the broker with it again.
+#
 # Other knobs: BOOT_TIMEOUT (seconds per server, 180), MVN (mvn),
 # REF_VERSION_4 (4.9.7), REF_VERSION_5 (5.3.3),
 # NAMESRV_JAVA_HEAP (-Xms128m -Xmx256m), BROKER_JAVA_HEAP (-Xms256m -Xmx512m).
@@ -81,6 +87,7 @@ NAMESRV_IMPL=${NAMESRV_IMPL:-java}
 BROKER_IMPL=${BROKER_IMPL:-java}
 COMPAT_BROKER_B=${COMPAT_BROKER_B:-1}
 CLUSTER_NAME=${CLUSTER_NAME:-DefaultCluster}
+SERVER_JAVA_OPT_EXT=${SERVER_JAVA_OPT_EXT:-}
 NAMESRV_JAVA_HEAP=${NAMESRV_JAVA_HEAP:--Xms128m -Xmx256m}
 BROKER_JAVA_HEAP=${BROKER_JAVA_HEAP:--Xms256m -Xmx512m -XX:MaxDirectMemorySize=512m}
 
@@ -217,12 +224,12 @@ EOF
       # shellcheck disable=SC2086
       launch namesrv "$dir" "The Name Server boot success" \
         env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $NAMESRV_JAVA_HEAP $JAVA_FLAGS -Duser.home="$dir" $logcfg \
+        java $NAMESRV_JAVA_HEAP $JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" $logcfg \
         -cp "$cp" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.properties"
       ;;
     go)
       launch namesrv "$dir" "The Name Server boot success" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" RMQGO_LINE="$LINE" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE="$LINE" \
         "$RMQGO_NAMESRV_BIN" -c "$dir/namesrv.properties"
       ;;
   esac
@@ -274,12 +281,12 @@ spawn_broker() {
       # shellcheck disable=SC2086
       spawn "$dir" \
         env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $BROKER_JAVA_HEAP $JAVA_FLAGS -Duser.home="$dir" $logcfg \
+        java $BROKER_JAVA_HEAP $JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" $logcfg \
         -cp "$cp" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf"
       ;;
     go)
       spawn "$dir" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" RMQGO_LINE="$LINE" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE="$LINE" \
         "$RMQGO_BROKER_BIN" -c "$dir/broker.conf"
       ;;
   esac
@@ -438,6 +445,7 @@ start_all() {
     echo "REF_SERVER_VERSION=$SERVER_VERSION; export REF_SERVER_VERSION"
     echo "COMPAT_RUN_DIR=$RUN_DIR; export COMPAT_RUN_DIR"
     echo "COMPAT_SERVERS_SCRIPT=$COMPAT_DIR/ref-servers.sh; export COMPAT_SERVERS_SCRIPT"
+    echo "SERVER_JAVA_OPT_EXT='$SERVER_JAVA_OPT_EXT'; export SERVER_JAVA_OPT_EXT"
     if [ -n "${PLAIN_ACL_FILE:-}" ]; then
       echo "BROKER_PLAIN_ACL_FILE=$ROCKETMQ_HOME_DIR/conf/plain_acl.yml; export BROKER_PLAIN_ACL_FILE"
     fi

@@ -51,6 +51,9 @@ type BrokerConfigs struct {
 	// rocketmqHome, as PlainPermissionManager finds it; the directory
 	// conf/acl beside it holds more account files.
 	AclPlainFile string
+	// TLS is TlsSystemConfig, read from the system properties and
+	// tls.config.file.
+	TLS TLSConfig
 }
 
 // DefaultBrokerConfigs returns the configs as BrokerStartup has them before
@@ -161,7 +164,9 @@ func LoadBroker(cl *CommandLine, env Env) (*BrokerConfigs, []Warning, error) {
 	if _, set := OriginOf(b.Store, "haListenPort"); !set || b.Store.HaListenPort <= 0 {
 		b.Store.HaListenPort = b.NettyServer.ListenPort + 1
 	}
-	return b, ws, nil
+	var err error
+	b.TLS, err = LoadTLS(env, b.NettyClient.UseTLS)
+	return b, ws, err
 }
 
 // bindCommandLine binds the option values to obj as the startups do; the
@@ -176,6 +181,9 @@ type NamesrvConfigs struct {
 	NettyServer *NettyServerConfig
 	// File is the -c file as read; nil without -c.
 	File *Properties
+	// TLS is TlsSystemConfig, read from the system properties and
+	// tls.config.file.
+	TLS TLSConfig
 }
 
 // DefaultNamesrvConfigs returns the class defaults with listenPort 9876.
@@ -223,7 +231,9 @@ func LoadNamesrv(cl *CommandLine, env Env) (*NamesrvConfigs, []Warning, error) {
 	if n.Namesrv.RocketmqHome == "" && !cl.PrintConfigItem() {
 		return n, ws, ErrNoRocketmqHome
 	}
-	return n, ws, nil
+	var err error
+	n.TLS, err = LoadTLS(env, false)
+	return n, ws, err
 }
 
 // Snapshot returns a copy of the configs that no later Bind or Update
@@ -234,5 +244,5 @@ func (b *BrokerConfigs) Snapshot() *BrokerConfigs {
 	br, ns, nc, st := *b.Broker, *b.NettyServer, *b.NettyClient, *b.Store
 	br.src, ns.src, nc.src, st.src = origins{}, origins{}, origins{}, origins{}
 	return &BrokerConfigs{Broker: &br, NettyServer: &ns, NettyClient: &nc, Store: &st, ConfigPath: b.ConfigPath,
-		AclPlainFile: b.AclPlainFile}
+		AclPlainFile: b.AclPlainFile, TLS: b.TLS}
 }

@@ -1,6 +1,7 @@
 package namesrv
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/remoting"
 )
 
 // ErrInvalidOptions is returned by Validate and New for unusable options.
@@ -89,6 +92,11 @@ type Options struct {
 	// nor written for this long (serverChannelMaxIdleTimeSeconds, 120 s);
 	// 0 keeps quiet connections open, as Netty does for 0.
 	ServerChannelMaxIdleTime time.Duration
+	// TLSMode and TLSConfig are tls.server.mode and the server's TLS
+	// config (remoting.ServerOptions; internal/tlsconf builds them from
+	// Java's keys). The zero values serve plaintext only.
+	TLSMode   remoting.TLSMode
+	TLSConfig *tls.Config
 
 	// Config serves GET/UPDATE_NAMESRV_CONFIG; nil answers GET with no
 	// body and UPDATE with SYSTEM_ERROR.

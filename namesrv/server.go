@@ -58,6 +58,7 @@ func New(opts Options) (*NameServer, error) {
 	ns.server = remoting.NewServer(remoting.ServerOptions{
 		Addr: opts.ListenAddr, Router: ns.newRouter(), Logger: opts.Logger,
 		EventLoops: opts.EventLoops, OnClose: ns.onClose, IdleTimeout: opts.ServerChannelMaxIdleTime,
+		TLSMode: opts.TLSMode, TLSConfig: opts.TLSConfig,
 	})
 	return ns, nil
 }

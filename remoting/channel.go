@@ -29,7 +29,9 @@ type Channel struct {
 	id     uint64
 	remote string
 	local  string
-	w      frameWriter
+	// w is the connection's writer; a server connection that turns to
+	// TLS gets a new one (server_tls.go).
+	w      atomic.Pointer[writerBox]
 	nextID *atomic.Int32
 	calls  pendingCalls
 	closed atomic.Bool
@@ -38,9 +40,20 @@ type Channel struct {
 }
 
 func newChannel(id uint64, local, remote string, w frameWriter, nextID *atomic.Int32) *Channel {
-	return &Channel{id: id, local: local, remote: remote, w: w, nextID: nextID,
+	ch := &Channel{id: id, local: local, remote: remote, nextID: nextID,
 		calls: pendingCalls{m: make(map[int32]*call)}}
+	ch.setWriter(w)
+	return ch
 }
+
+// writerBox holds a frameWriter for atomic.Pointer.
+type writerBox struct{ frameWriter }
+
+// setWriter makes w the channel's writer.
+func (ch *Channel) setWriter(w frameWriter) { ch.w.Store(&writerBox{w}) }
+
+// writer is the channel's current writer.
+func (ch *Channel) writer() frameWriter { return ch.w.Load().frameWriter }
 
 // ID is unique among the channels of one server or client.
 func (ch *Channel) ID() uint64 { return ch.id }
@@ -69,7 +82,7 @@ func (ch *Channel) Send(cmd *Command) error {
 	if err != nil {
 		return err
 	}
-	return ch.w.writeFrame(frame)
+	return ch.writer().writeFrame(frame)
 }
 
 // SendParts writes a command whose body is given as parts, in order, after
@@ -89,11 +102,11 @@ func (ch *Channel) SendParts(cmd *Command, parts [][]byte, done func()) error {
 		done()
 		return err
 	}
-	return ch.w.writeFrameParts(append([][]byte{head}, parts...), done)
+	return ch.writer().writeFrameParts(append([][]byte{head}, parts...), done)
 }
 
 // Close closes the connection.
-func (ch *Channel) Close() error { return ch.w.close() }
+func (ch *Channel) Close() error { return ch.writer().close() }
 
 // Invoke sends req and waits for its response until ctx ends.
 func (ch *Channel) Invoke(ctx context.Context, req *Command) (*Command, error) {

@@ -3,6 +3,7 @@ package remoting
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,10 @@ type ClientOptions struct {
 	MaxFrame     int
 	// OnClose, when set, is told when a dialled connection goes.
 	OnClose func(*Channel)
+	// TLSConfig, when set, makes every connection TLS, as Java's
+	// NettyClientConfig.useTLS does; the handshake is bounded by
+	// DialTimeout.
+	TLSConfig *tls.Config
 }
 
 // Client keeps one connection per address and makes calls over them.
@@ -99,7 +104,7 @@ func (c *Client) Channel(addr string) (*Channel, error) {
 }
 
 func (c *Client) dial(addr string, d *dial) {
-	conn, err := net.DialTimeout("tcp", addr, c.opts.DialTimeout)
+	conn, err := c.connect(addr)
 	c.mu.Lock()
 	delete(c.dials, addr)
 	switch {
@@ -119,11 +124,26 @@ func (c *Client) dial(addr string, d *dial) {
 	close(d.done)
 }
 
+// connect dials addr and, with a TLSConfig, runs the TLS handshake, both
+// within DialTimeout.
+func (c *Client) connect(addr string) (net.Conn, error) {
+	conn, err := net.DialTimeout("tcp", addr, c.opts.DialTimeout)
+	if err != nil || c.opts.TLSConfig == nil {
+		return conn, err
+	}
+	tc := tls.Client(conn, c.opts.TLSConfig)
+	if err := handshake(tc, c.opts.DialTimeout); err != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("TLS handshake: %w", err)
+	}
+	return tc, nil
+}
+
 // read decodes frames from conn until it fails, then forgets the channel.
 func (c *Client) read(conn net.Conn, ch *Channel) {
 	defer c.readers.Done()
 	r := bufio.NewReaderSize(conn, 64<<10)
-	err := c.readFrames(r, ch)
+	err := readFrames(r, c.opts.MaxFrame, ch, c.route)
 	_ = conn.Close()
 	ch.markClosed()
 	c.mu.Lock()
@@ -139,13 +159,26 @@ func (c *Client) read(conn net.Conn, ch *Channel) {
 	}
 }
 
-func (c *Client) readFrames(r *bufio.Reader, ch *Channel) error {
+// route hands a response to its waiting call, and a request to the
+// router.
+func (c *Client) route(ch *Channel, cmd *Command) {
+	if cmd.IsResponse() {
+		ch.deliverResponse(cmd)
+		return
+	}
+	c.opts.Router.dispatch(ch, cmd)
+}
+
+// readFrames decodes frames from r, bounded by maxFrame, and hands each
+// to route, until r fails or a frame is bad. It serves the connections
+// read by a goroutine: the client's and the server's TLS ones.
+func readFrames(r *bufio.Reader, maxFrame int, ch *Channel, route func(*Channel, *Command)) error {
 	var head [lengthFieldSize]byte
 	for {
 		if _, err := io.ReadFull(r, head[:]); err != nil {
 			return err
 		}
-		n, err := FrameLength(head[:], c.opts.MaxFrame)
+		n, err := FrameLength(head[:], maxFrame)
 		if err != nil {
 			return err
 		}
@@ -157,11 +190,7 @@ func (c *Client) readFrames(r *bufio.Reader, ch *Channel) error {
 		if err != nil {
 			return err
 		}
-		if cmd.IsResponse() {
-			ch.deliverResponse(cmd)
-			continue
-		}
-		c.opts.Router.dispatch(ch, cmd)
+		route(ch, cmd)
 	}
 }
 

@@ -11,6 +11,11 @@
 // serverCallbackExecutorThreads) none applies: gnet runs one event loop
 // per core that only cuts and writes frames, and handlers run on the
 // router's named pools (docs/connections.md).
+//
+// TLS follows Java's tls.server.mode (ServerOptions.TLSMode): the first
+// byte of a connection tells a TLS handshake from plaintext; plaintext
+// stays on gnet, TLS connections leave it for crypto/tls (server_tls.go).
+// The client dials TLS when ClientOptions.TLSConfig is set (docs/tls.md).
 package remoting
 
 import (

@@ -51,6 +51,7 @@ package remoting
 // docs/connections.md says which apply and why.
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
@@ -74,26 +75,41 @@ func idleTick(timeout time.Duration) time.Duration {
 // each tick.
 func (s *Server) now() int64 { return s.clock.Load() }
 
-// touch records activity on the connection (event loop only).
-func (s *Server) touch(sc *serverConn) {
-	if now := s.now(); sc.lastActive.Load() != now {
-		sc.lastActive.Store(now)
+// activity is what the idle scan keeps of a connection: lastActive is
+// the server clock at the last read or write; idleClosed is set once the
+// scan closed the connection.
+type activity struct {
+	lastActive atomic.Int64
+	idleClosed atomic.Bool
+}
+
+// idleConn is a connection the idle scan can close: a gnet one
+// (*serverConn) or a TLS one (*tlsConn).
+type idleConn interface {
+	remoteAddr() string
+	closeConn()
+}
+
+// touch records activity on a connection.
+func (s *Server) touch(a *activity) {
+	if now := s.now(); a.lastActive.Load() != now {
+		a.lastActive.Store(now)
 	}
 }
 
 // trackOpen registers a new connection with the idle scan.
-func (s *Server) trackOpen(sc *serverConn) {
+func (s *Server) trackOpen(a *activity, c idleConn) {
 	if s.opts.IdleTimeout <= 0 {
 		return
 	}
-	sc.lastActive.Store(s.now())
-	s.open.Store(sc, struct{}{})
+	a.lastActive.Store(s.now())
+	s.open.Store(c, a)
 }
 
 // trackClose removes a closed connection from the idle scan.
-func (s *Server) trackClose(sc *serverConn) {
+func (s *Server) trackClose(c idleConn) {
 	if s.opts.IdleTimeout > 0 {
-		s.open.Delete(sc)
+		s.open.Delete(c)
 	}
 }
 
@@ -110,15 +126,15 @@ func (s *Server) OnTick() (time.Duration, gnet.Action) {
 // closeIdle closes every connection quiet since before now-IdleTimeout.
 func (s *Server) closeIdle(now int64) {
 	limit := int64(s.opts.IdleTimeout)
-	s.open.Range(func(k, _ any) bool {
-		sc := k.(*serverConn)
-		if now-sc.lastActive.Load() < limit || sc.idleClosed.Swap(true) {
+	s.open.Range(func(k, v any) bool {
+		c, a := k.(idleConn), v.(*activity)
+		if now-a.lastActive.Load() < limit || a.idleClosed.Swap(true) {
 			return true
 		}
 		// Java's wording, so that operators' log searches keep working.
-		s.log.Warn("NETTY SERVER PIPELINE: IDLE exception", zap.String("remote", sc.ch.remote),
-			zap.Duration("idle", time.Duration(now-sc.lastActive.Load())))
-		_ = sc.conn.Close()
+		s.log.Warn("NETTY SERVER PIPELINE: IDLE exception", zap.String("remote", c.remoteAddr()),
+			zap.Duration("idle", time.Duration(now-a.lastActive.Load())))
+		c.closeConn()
 		return true
 	})
 }

@@ -2,6 +2,7 @@ package remoting
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -34,9 +35,18 @@ type ServerOptions struct {
 	// over it, the connection is closed. 0 means DefaultMaxOutbound; a
 	// negative value leaves it unbounded (see hygiene.go).
 	MaxOutbound int
-	// OnOpen and OnClose, when set, are told of each connection.
+	// OnOpen and OnClose, when set, are told of each connection. A
+	// connection that turns out to open a TLS handshake is told closed
+	// and opened again as the TLS connection it becomes.
 	OnOpen  func(*Channel)
 	OnClose func(*Channel)
+	// TLSMode is Java's tls.server.mode: what the server does with TLS
+	// and plaintext connections (server_tls.go). The zero value,
+	// TLSDisabled, serves plaintext only.
+	TLSMode TLSMode
+	// TLSConfig serves TLS connections in permissive and enforcing
+	// modes; nil closes them, as Java does without an SSL context.
+	TLSConfig *tls.Config
 }
 
 // Server accepts remoting connections with gnet. The event loop only decodes
@@ -59,6 +69,9 @@ type Server struct {
 	epoch time.Time
 	clock atomic.Int64
 	open  sync.Map
+
+	// tls holds the connections served over crypto/tls.
+	tls tlsConns
 }
 
 // NewServer returns a server that is not yet listening.
@@ -125,6 +138,7 @@ func (s *Server) Close(ctx context.Context) error {
 	case <-s.stopped:
 	case <-ctx.Done():
 	}
+	s.tls.closeAll()
 	s.opts.Router.Stop()
 	return err
 }
@@ -160,11 +174,18 @@ type serverConn struct {
 	// OnTraffic last returned: more on the next call means bytes were
 	// read (event loop only).
 	buffered int
-	// lastActive is the server clock at the last read or write;
-	// idleClosed is set once the idle scan closed the connection.
-	lastActive atomic.Int64
-	idleClosed atomic.Bool
+	// sniffed is set once the first bytes were looked at for a TLS
+	// handshake (event loop only).
+	sniffed bool
+	// handedOver is set when the connection leaves gnet to be served
+	// over TLS: its channel lives on (event loop only).
+	handedOver bool
+	activity
 }
+
+func (sc *serverConn) remoteAddr() string { return sc.ch.remote }
+
+func (sc *serverConn) closeConn() { _ = sc.conn.Close() }
 
 // OnOpen creates the connection's channel.
 func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
@@ -172,43 +193,63 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	ch := newChannel(s.nextCh.Add(1), addrString(c.LocalAddr()), addrString(c.RemoteAddr()), out, &s.nextID)
 	sc := &serverConn{conn: c, ch: ch, out: out}
 	c.SetContext(sc)
-	s.trackOpen(sc)
+	s.opened(ch, &sc.activity, sc)
+	return nil, gnet.None
+}
+
+// opened counts a connection, registers it with the idle scan and tells
+// the owner.
+func (s *Server) opened(ch *Channel, a *activity, c idleConn) {
+	s.trackOpen(a, c)
 	s.conns.Add(1)
 	s.log.Debug("connection opened", zap.String("remote", ch.remote))
 	if s.opts.OnOpen != nil {
 		s.opts.OnOpen(ch)
 	}
-	return nil, gnet.None
 }
 
-// OnClose fails the channel's pending calls and tells the owner.
+// OnClose fails the channel's pending calls and tells the owner, unless
+// the connection went on as TLS (server_tls.go).
 func (s *Server) OnClose(c gnet.Conn, err error) gnet.Action {
 	sc, ok := c.Context().(*serverConn)
 	if !ok {
 		return gnet.None
 	}
-	ch := sc.ch
-	ch.markClosed()
 	sc.out.drop()
 	s.trackClose(sc)
+	if !sc.handedOver {
+		s.closed(sc.ch, err)
+	}
+	return gnet.None
+}
+
+// closed marks a connection's channel closed, stops counting it and tells
+// the owner.
+func (s *Server) closed(ch *Channel, err error) {
+	ch.markClosed()
 	s.conns.Add(-1)
 	s.log.Debug("connection closed", zap.String("remote", ch.remote), zap.Error(err))
 	if s.opts.OnClose != nil {
 		s.opts.OnClose(ch)
 	}
-	return gnet.None
 }
 
 // OnTraffic writes the frames queued for the connection, then decodes
 // every whole frame buffered and dispatches it. It also runs when a handler
 // wakes the connection to write. A broken stream, or a client that leaves
 // more than MaxOutbound bytes of responses unread, closes only this
-// connection.
+// connection. A connection's first bytes decide whether it stays here or
+// is served over TLS (server_tls.go).
 func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	sc := c.Context().(*serverConn)
+	if !sc.sniffed {
+		if action, left := s.sniff(c, sc); left {
+			return action
+		}
+	}
 	read := c.InboundBuffered() != sc.buffered
 	if sc.out.flush() || read {
-		s.touch(sc)
+		s.touch(&sc.activity)
 	}
 	if s.overOutbound(sc) {
 		return gnet.Close

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/startup"
+	"github.com/rmqgo/rmqgo/internal/tlsconf"
 	"github.com/rmqgo/rmqgo/namesrv"
 )
 
@@ -61,7 +62,11 @@ func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdo
 	defer closeLog()
 	startup.ServeProfiles(env, log)
 	startup.TuneGC(env)
-	ns, err := namesrv.New(options(cfg, log))
+	o, err := options(cfg, log)
+	var ns *namesrv.NameServer
+	if err == nil {
+		ns, err = namesrv.New(o)
+	}
 	if err == nil {
 		err = ns.Start()
 	}
@@ -81,8 +86,9 @@ func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdo
 	return 0
 }
 
-// options maps the Java configs onto the name server's options.
-func options(cfg *conf.NamesrvConfigs, log *zap.Logger) namesrv.Options {
+// options maps the Java configs onto the name server's options; it fails
+// on TLS settings Java's server does not start with.
+func options(cfg *conf.NamesrvConfigs, log *zap.Logger) (namesrv.Options, error) {
 	n, s := cfg.Namesrv, cfg.NettyServer
 	o := namesrv.DefaultOptions()
 	host := s.BindAddress
@@ -112,7 +118,9 @@ func options(cfg *conf.NamesrvConfigs, log *zap.Logger) namesrv.Options {
 	}
 	o.Config = configSource{cfg.NewConfiguration()}
 	o.Logger = log
-	return o
+	var err error
+	o.TLSMode, o.TLSConfig, err = tlsconf.ForServer(cfg.TLS, log)
+	return o, err
 }
 
 // configSource serves GET/UPDATE_NAMESRV_CONFIG from the Java configs.

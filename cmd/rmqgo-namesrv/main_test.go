@@ -12,6 +12,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/tlsconf"
+	"github.com/rmqgo/rmqgo/namesrv"
+	"github.com/rmqgo/rmqgo/remoting"
 )
 
 func testEnv(home string) conf.Env {
@@ -49,11 +52,30 @@ func TestBadConfigLineIsReportedWithFileAndLine(t *testing.T) {
 	assert.Contains(t, errOut.String(), "listenPort")
 }
 
+// mustOptions is options with no error expected.
+func mustOptions(t *testing.T, cfg *conf.NamesrvConfigs) namesrv.Options {
+	t.Helper()
+	o, err := options(cfg, zap.NewNop())
+	require.NoError(t, err)
+	return o
+}
+
 func TestIdleTimeComesFromNettyServerConfig(t *testing.T) {
 	cfg := conf.DefaultNamesrvConfigs(testEnv(t.TempDir()))
-	assert.Equal(t, 120*time.Second, options(cfg, zap.NewNop()).ServerChannelMaxIdleTime)
+	assert.Equal(t, 120*time.Second, mustOptions(t, cfg).ServerChannelMaxIdleTime)
 	cfg.NettyServer.ServerChannelMaxIdleTimeSeconds = 7
-	assert.Equal(t, 7*time.Second, options(cfg, zap.NewNop()).ServerChannelMaxIdleTime)
+	assert.Equal(t, 7*time.Second, mustOptions(t, cfg).ServerChannelMaxIdleTime)
 	cfg.NettyServer.ServerChannelMaxIdleTimeSeconds = 0
-	assert.Zero(t, options(cfg, zap.NewNop()).ServerChannelMaxIdleTime, "0 turns it off, as in Java")
+	assert.Zero(t, mustOptions(t, cfg).ServerChannelMaxIdleTime, "0 turns it off, as in Java")
+}
+
+func TestTLSSettingsJavaDoesNotStartWithFailTheStart(t *testing.T) {
+	cfg := conf.DefaultNamesrvConfigs(testEnv(t.TempDir()))
+	cfg.TLS = conf.TLSConfig{Mode: conf.TLSModeEnforcing, TestModeEnable: false}
+	_, err := options(cfg, zap.NewNop())
+	assert.ErrorIs(t, err, tlsconf.ErrNoCertificate)
+	cfg.TLS.ServerCertPath, cfg.TLS.ServerKeyPath = "/does/not/exist.pem", "/does/not/exist.key"
+	o, err := options(cfg, zap.NewNop())
+	require.NoError(t, err, "missing files are waited for, as Java does")
+	assert.Equal(t, remoting.TLSEnforcing, o.TLSMode)
 }
