@@ -118,6 +118,9 @@ func (s *Store) refusePut(msgs []Message) (PutResult, bool) {
 		return PutResult{Status: PutServiceNotAvailable, Reason: ErrReadOnly.Error()}, false
 	case s.closed.Load():
 		return PutResult{Status: PutServiceNotAvailable, Reason: ErrClosed.Error()}, false
+	case s.opts.Slave:
+		// Java: "broke role is slave, so putMessage is forbidden".
+		return PutResult{Status: PutServiceNotAvailable, Reason: "the broker's role is slave"}, false
 	case s.diskFull.Load():
 		return PutResult{Status: PutServiceNotAvailable, Reason: "the disk is full (" + s.diskFullReason() + ")"}, false
 	case len(msgs) == 0:
