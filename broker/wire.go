@@ -104,7 +104,9 @@ func (b *Broker) wireServices(o Options) error {
 	}
 	b.stats = newRuntimeStats(now, st)
 	b.brokerStats = newBrokerStats(c.BrokerClusterName, c.EnableDetailStat, now)
+	b.ha = newReplication(log, st, o.Configs, o.ListenHost)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics)
+	b.reg.onMaster = b.ha.learnMaster
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
 	st.SetArrivalListener(b.holds.onArrival)
