@@ -11,9 +11,15 @@ package broker
 //     registration. Its store refuses puts: SEND_MESSAGE is answered
 //     SERVICE_NOT_AVAILABLE, as Java's checkStoreStatus does.
 //
-// Not yet: SYNC_MASTER waiting for the slave's ack (FLUSH_SLAVE_TIMEOUT,
-// SLAVE_NOT_AVAILABLE) and SlaveSynchronize (topics, offsets and delay
-// offsets copied from the master every 10 s).
+//   - a SYNC_MASTER's put (with WAIT true, the default) waits up to
+//     syncFlushTimeout for a slave's ack: SLAVE_NOT_AVAILABLE without a
+//     slave within haSlaveFallbehindMax, FLUSH_SLAVE_TIMEOUT without the
+//     ack in time; the message is stored either way (Java's handleHA).
+//
+// Not yet: SlaveSynchronize (topics, consumer offsets, delay offsets and
+// subscription groups copied from the master every 10 s), reads
+// redirected to the slave (suggestWhichBrokerId), and a slave's own
+// background services that Java does not run on a slave.
 
 import (
 	"net"

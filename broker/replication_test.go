@@ -97,3 +97,22 @@ func TestSlaveRefusesSend(t *testing.T) {
 	require.Equal(t, int32(remoting.ServiceNotAvailable), resp.Code)
 	require.Contains(t, resp.Remark, "service not available now")
 }
+
+func TestSyncMasterWithoutSlaveAnswersSlaveNotAvailable(t *testing.T) {
+	var masterHA atomic.Value
+	ns := startMasterNamesrv(t, &masterHA)
+	c := testConfigs(t.TempDir(), ns)
+	c.Store.BrokerRole = conf.SyncMaster
+	c.Store.SyncFlushTimeout = 200
+	master := startBroker(t, c, nil)
+	masterHA.Store(master.ha.master.Addr())
+	cl := newClient(t, nil)
+	resp := invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("x"), nil), []byte("x")))
+	require.Equal(t, int32(remoting.SlaveNotAvailable), resp.Code)
+	require.NotEmpty(t, resp.ExtString("msgId"), "stored: the ids go back with the code")
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns), nil)
+	eventually(t, func() bool { return slave.ha.client.Connected() && master.ha.master.Slaves() == 1 }, "slave connected")
+	eventually(t, func() bool {
+		return invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("y"), nil), []byte("y"))).Code == int32(remoting.Success)
+	}, "a send the slave acknowledged")
+}

@@ -71,7 +71,9 @@ type HAMaster struct {
 // NewHAMaster returns the HA master of s, to listen on addr
 // ("host:port"; port 0 picks one, see Addr) once started.
 func NewHAMaster(s *Store, addr string) *HAMaster {
-	return &HAMaster{s: s, addr: addr, log: s.log.Named("ha"), conns: make(map[*haConn]struct{})}
+	m := &HAMaster{s: s, addr: addr, log: s.log.Named("ha"), conns: make(map[*haConn]struct{})}
+	s.haMaster.Store(m)
+	return m
 }
 
 // Start listens and accepts slaves until Close.
@@ -167,6 +169,22 @@ func (m *HAMaster) WaitAcked(ctx context.Context, offset int64) bool {
 		case <-grew:
 		}
 	}
+}
+
+// replicated is Java's handleHA for a SYNC_MASTER put that ends at end:
+// SLAVE_NOT_AVAILABLE without a slave close enough, FLUSH_SLAVE_TIMEOUT
+// when none acknowledges end within syncFlushTimeout.
+func (s *Store) replicated(end int64) PutStatus {
+	m := s.haMaster.Load()
+	if m == nil || !m.SlaveOK(end) {
+		return PutSlaveNotAvailable
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.SyncFlushTimeout)
+	defer cancel()
+	if !m.WaitAcked(ctx, end) {
+		return PutFlushSlaveTimeout
+	}
+	return PutOK
 }
 
 // noteAck raises the acknowledged offset to off.

@@ -161,3 +161,33 @@ func TestHASlaveRefusesFrameNotAtItsEnd(t *testing.T) {
 	require.ErrorIs(t, err, ErrReplication)
 	require.Contains(t, err.Error(), "master pushed offset not equal the max phy offset in slave")
 }
+
+func TestHASyncMasterWaitsForTheSlave(t *testing.T) {
+	o := smallOptions(t.TempDir())
+	o.SyncMaster = true
+	o.SyncFlushTimeout = 100 * time.Millisecond
+	master := openStarted(t, o)
+	// No HA master at all, then no slave: stored, but SLAVE_NOT_AVAILABLE.
+	require.Equal(t, PutSlaveNotAvailable, master.PutMessage(ptr(testMessage("HATopic", 0, 1))).Status)
+	m := startHAMaster(t, master)
+	res := master.PutMessage(ptr(testMessage("HATopic", 0, 2)))
+	require.Equal(t, PutSlaveNotAvailable, res.Status)
+	require.Positive(t, res.WroteBytes)
+	// WAIT=false does not wait.
+	noWait := testMessage("HATopic", 0, 3)
+	noWait.Properties = EncodeProperties(map[string]string{"WAIT": "false"})
+	require.Equal(t, PutOK, master.PutMessage(&noWait).Status)
+	// A slave that never acknowledges: FLUSH_SLAVE_TIMEOUT.
+	rawSlave(t, m, master.CommitLogMaxOffset())
+	eventuallyHA(t, func() bool { return m.Slaves() == 1 }, "raw slave connected")
+	eventuallyHA(t, func() bool { return m.AckedOffset() == master.CommitLogMaxOffset() }, "raw slave's first offset")
+	require.Equal(t, PutFlushSlaveTimeout, master.PutMessage(ptr(testMessage("HATopic", 0, 4))).Status)
+	// A real slave acknowledges: PUT_OK.
+	so := smallOptions(t.TempDir())
+	so.Slave = true
+	startHAClient(t, openStarted(t, so), m.Addr())
+	eventuallyHA(t, func() bool { return m.Slaves() == 2 }, "slave connected")
+	eventuallyHA(t, func() bool {
+		return master.PutMessage(ptr(testMessage("HATopic", 0, 5))).Status == PutOK
+	}, "a put acknowledged by the slave")
+}

@@ -81,6 +81,10 @@ type Options struct {
 	// Slave is brokerRole=SLAVE: puts are refused (SERVICE_NOT_AVAILABLE);
 	// the commitlog grows only by what the master sends.
 	Slave bool
+	// SyncMaster is brokerRole=SYNC_MASTER: a put that waits for its store
+	// (WAIT, true unless set otherwise) also waits, up to SyncFlushTimeout,
+	// for a slave to acknowledge it (Java's handleHA).
+	SyncMaster bool
 
 	// ReadOnly opens the store for inspection: no lock, no abort file, no
 	// recovery writes, no background services.
