@@ -3,7 +3,9 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -34,6 +36,7 @@ type Broker struct {
 	clients     *clientTable
 	holds       *pullHolds
 	reg         *registrar
+	ha          *replication
 	schedule    *scheduleService
 	timer       *timerService
 	stats       *runtimeStats
@@ -82,6 +85,9 @@ func (b *Broker) Start() error {
 			b.id.port.Store(uint32(ap.Port()))
 		}
 	}
+	if err := b.startReplication(); err != nil {
+		return err
+	}
 	if b.metricsServer != nil {
 		if err := b.metricsServer.start(); err != nil {
 			return err
@@ -118,6 +124,21 @@ func (b *Broker) startServices() {
 	if b.acl != nil {
 		b.goService(b.acl.watch)
 	}
+}
+
+// startReplication listens on the HA port (advertising the port bound
+// when haListenPort is 0) and, on a slave, starts replicating.
+func (b *Broker) startReplication() error {
+	if err := b.ha.start(); err != nil {
+		return fmt.Errorf("broker: HA port: %w", err)
+	}
+	if b.settings.load().Store.HaListenPort == 0 {
+		if ap, err := netip.ParseAddrPort(b.ha.master.Addr()); err == nil {
+			host, _, _ := net.SplitHostPort(b.id.haServerAddr)
+			b.id.haServerAddr = net.JoinHostPort(host, strconv.Itoa(int(ap.Port())))
+		}
+	}
+	return nil
 }
 
 // MetricsAddr is the bound address of the Prometheus exporter, "" when
@@ -173,6 +194,7 @@ func (b *Broker) Close() error {
 			errs = append(errs, s.Shutdown())
 		}
 		b.wg.Wait()
+		errs = append(errs, b.ha.close())
 		b.reg.close()
 		b.offsets.persist(true)
 		b.filters.persist()

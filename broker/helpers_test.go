@@ -25,6 +25,7 @@ func testConfigs(dir, namesrv string) *conf.BrokerConfigs {
 	c := conf.DefaultBrokerConfigs(conf.Env{HostName: "testhost", LocalAddress: "127.0.0.1",
 		SysProps: map[string]string{"user.home": dir}, Vars: map[string]string{"ROCKETMQ_HOME": dir}})
 	c.NettyServer.ListenPort = 0
+	c.Store.HaListenPort = 0
 	c.Broker.BrokerName, c.Broker.BrokerClusterName = "broker-t", "TestCluster"
 	c.Broker.NamesrvAddr = namesrv
 	c.Store.StorePathRootDir = dir + "/store"

@@ -32,6 +32,9 @@ type registrar struct {
 	id       *identity
 	topics   *topicTable
 	client   *remoting.Client
+	// onMaster, when set, is told the master's HA address a name server
+	// answers a slave's registration with.
+	onMaster func(haServerAddr string)
 	// changed is signalled when a topic is created or changed, so that the
 	// name servers learn of it at once.
 	changed chan struct{}
@@ -138,6 +141,9 @@ func (r *registrar) registerOne(addr string, body []byte, oneway bool, set *sett
 		r.log.Warn("register broker to name server refused", zap.String("namesrv", addr), zap.Int32("code", resp.Code), zap.String("remark", resp.Remark))
 	default:
 		r.log.Debug("register broker to name server OK", zap.String("namesrv", addr))
+		if r.onMaster != nil {
+			r.onMaster(resp.ExtString("haServerAddr"))
+		}
 	}
 }
 

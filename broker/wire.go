@@ -111,7 +111,9 @@ func (b *Broker) wireServices(o Options) error {
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
+	b.ha = newReplication(log, st, o.Configs, o.ListenHost)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics, clientTLS)
+	b.reg.onMaster = b.ha.learnMaster
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
 	st.SetArrivalListener(b.holds.onArrival)

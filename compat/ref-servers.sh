@@ -54,6 +54,12 @@
 # traceTopicEnable=true (the broker makes RMQ_SYS_TRACE_TOPIC at start, for
 # MessageTraceTest).
 #
+# COMPAT_SLAVE=1 adds broker-a's slave (RUN_DIR/broker-a-slave: brokerName
+# broker-a, brokerId=1, brokerRole=SLAVE, its own store) on SLAVE_PORT (22911),
+# run by SLAVE_IMPL=java|go (default BROKER_IMPL). It learns the master's HA
+# address from the name server, as a Java slave without haMasterAddress does.
+# env.sh then has SLAVE_ADDR and SLAVE_STORE (compat/ha-pair.sh).
+#
 # BROKER_CONF_EXTRA: lines appended to every generated broker.conf, after the
 # defaults (java.util.Properties: a later key wins), e.g.
 #   BROKER_CONF_EXTRA="mappedFileSizeCommitLog=131072
@@ -86,6 +92,8 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 NAMESRV_IMPL=${NAMESRV_IMPL:-java}
 BROKER_IMPL=${BROKER_IMPL:-java}
 COMPAT_BROKER_B=${COMPAT_BROKER_B:-1}
+COMPAT_SLAVE=${COMPAT_SLAVE:-0}
+SLAVE_IMPL=${SLAVE_IMPL:-$BROKER_IMPL}
 CLUSTER_NAME=${CLUSTER_NAME:-DefaultCluster}
 SERVER_JAVA_OPT_EXT=${SERVER_JAVA_OPT_EXT:-}
 NAMESRV_JAVA_HEAP=${NAMESRV_JAVA_HEAP:--Xms128m -Xmx256m}
@@ -243,9 +251,9 @@ start_broker() {
   mkdir -p "$dir"
   cat >"$dir/broker.conf" <<EOF
 brokerClusterName=$CLUSTER_NAME
-brokerName=$bname
-brokerId=0
-brokerRole=ASYNC_MASTER
+brokerName=${3:-$bname}
+brokerId=${4:-0}
+brokerRole=${5:-ASYNC_MASTER}
 flushDiskType=ASYNC_FLUSH
 deleteWhen=04
 fileReservedTime=48
@@ -379,6 +387,13 @@ check_impls() {
       ;;
     *) die "BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
   esac
+  if [ "$COMPAT_SLAVE" = 1 ]; then
+    case $SLAVE_IMPL in
+      java) ;;
+      go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "SLAVE_IMPL=go needs RMQGO_BROKER_BIN (executable)" ;;
+      *) die "SLAVE_IMPL must be java or go, not $SLAVE_IMPL" ;;
+    esac
+  fi
 }
 
 impl_desc() {
@@ -407,7 +422,7 @@ start_all() {
     cp "$PLAIN_ACL_FILE" "$ROCKETMQ_HOME_DIR/conf/plain_acl.yml" || die "cannot copy PLAIN_ACL_FILE=$PLAIN_ACL_FILE"
   fi
 
-  if [ "$NAMESRV_IMPL" = java ] || [ "$BROKER_IMPL" = java ]; then
+  if [ "$NAMESRV_IMPL" = java ] || [ "$BROKER_IMPL" = java ] || { [ "$COMPAT_SLAVE" = 1 ] && [ "$SLAVE_IMPL" = java ]; }; then
     SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1
   fi
 
@@ -415,6 +430,9 @@ start_all() {
   pick BROKER_PORT "${BROKER_PORT:-20911}" -2 0 1
   if [ "$COMPAT_BROKER_B" = 1 ]; then
     pick BROKER_B_PORT "${BROKER_B_PORT:-21911}" -2 0 1
+  fi
+  if [ "$COMPAT_SLAVE" = 1 ]; then
+    pick SLAVE_PORT "${SLAVE_PORT:-22911}" -2 0 1
   fi
 
   log "name server: $(impl_desc "$NAMESRV_IMPL") on 127.0.0.1:$NAMESRV_PORT; brokers: $(impl_desc "$BROKER_IMPL")"
@@ -427,6 +445,11 @@ start_all() {
   if [ "$COMPAT_BROKER_B" = 1 ]; then
     wait_broker broker-b || { stop_all; exit 1; }
   fi
+  if [ "$COMPAT_SLAVE" = 1 ]; then
+    log "broker-a's slave: $(impl_desc "$SLAVE_IMPL") on 127.0.0.1:$SLAVE_PORT"
+    (BROKER_IMPL=$SLAVE_IMPL; start_broker broker-a-slave "$SLAVE_PORT" broker-a 1 SLAVE)
+    wait_broker broker-a-slave || { stop_all; exit 1; }
+  fi
 
   {
     echo "# written by compat/ref-servers.sh start $LINE; source it: . $RUN_DIR/env.sh"
@@ -438,6 +461,12 @@ start_all() {
       echo "BROKER_B_NAME=broker-b; export BROKER_B_NAME"
       echo "BROKER_B_ADDR=127.0.0.1:$BROKER_B_PORT; export BROKER_B_ADDR"
       echo "BROKER_B_PID=$(cat "$RUN_DIR/broker-b/pid"); export BROKER_B_PID"
+    fi
+    if [ "$COMPAT_SLAVE" = 1 ]; then
+      echo "SLAVE_ADDR=127.0.0.1:$SLAVE_PORT; export SLAVE_ADDR"
+      echo "SLAVE_IMPL=$SLAVE_IMPL; export SLAVE_IMPL"
+      echo "SLAVE_STORE=$RUN_DIR/broker-a-slave/store; export SLAVE_STORE"
+      echo "MASTER_STORE=$RUN_DIR/broker-a/store; export MASTER_STORE"
     fi
     echo "NAMESRV_IMPL=$NAMESRV_IMPL; export NAMESRV_IMPL"
     echo "BROKER_IMPL=$BROKER_IMPL; export BROKER_IMPL"

@@ -29,6 +29,9 @@ type commitLog struct {
 
 	// appended is signalled after every append, for the dispatcher.
 	appended chan struct{}
+	// grew is fired after every append, for any number of waiters (the
+	// HA master's transfers).
+	grew pulse
 	// now stamps store times.
 	now func() time.Time
 }
@@ -140,6 +143,7 @@ func (c *commitLog) signalAppended() {
 	case c.appended <- struct{}{}:
 	default:
 	}
+	c.grew.fire()
 }
 
 // busyFor is how long the put lock has been held, 0 when free.

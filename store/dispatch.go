@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -147,6 +148,10 @@ func (d *dispatcher) dispatchFile() bool {
 	defer f.release()
 	pos, end := from-f.start, f.wrotePosition()
 	for pos < end {
+		if incomplete(f.data[pos:end], f.size-pos) {
+			// A slave receives records in pieces: wait for the rest.
+			return false
+		}
 		r, check, why := decodeRecord(f.data[pos:end], false)
 		switch check {
 		case recordBlank:
@@ -167,6 +172,18 @@ func (d *dispatcher) dispatchFile() bool {
 		d.from.Store(f.start + pos)
 	}
 	return true
+}
+
+// incomplete reports that buf, the written bytes from a record's start,
+// holds only the beginning of a record that fits in the room left in its
+// file: the rest is still to come (Java's reput stops there and retries).
+func incomplete(buf []byte, room int64) bool {
+	if len(buf) < 8 {
+		return true
+	}
+	size := int64(int32(binary.BigEndian.Uint32(buf)))
+	magic := int32(binary.BigEndian.Uint32(buf[posMagic:]))
+	return (magic == MagicV1 || magic == MagicV2) && size > int64(len(buf)) && size <= room
 }
 
 // waitCaughtUp blocks until the dispatcher has reached the commitlog's

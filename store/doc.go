@@ -6,8 +6,9 @@
 // recovery of a store that was not closed (recovery.go), flushing (sync
 // group commit or async, flush.go), retention (retention.go,
 // clean_queues.go) and the reads (get.go, query.go, walk.go; finding an
-// offset by time as each Java line does, time_search.go). Formats are
-// drawn next to their constants.
+// offset by time as each Java line does, time_search.go) and replication
+// to slaves (Java's DefaultHAService: ha_master.go, ha_slave.go,
+// commitlog_raw.go). Formats are drawn next to their constants.
 //
 // It imports neither remoting nor broker nor conf: it knows messages and
 // files, and its Options are a plain struct (internal/storeconf builds

@@ -23,4 +23,7 @@ var (
 	// ErrUnsupported: the directory uses a Java store mode this store does
 	// not implement (DLedger commitlog, RocksDB consume queues...).
 	ErrUnsupported = errors.New("store: unsupported store mode")
+	// ErrReplication: an HA peer broke the replication protocol (an offset
+	// that does not follow the commitlog, a frame that does not fit).
+	ErrReplication = errors.New("store: replication")
 )

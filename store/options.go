@@ -76,6 +76,16 @@ type Options struct {
 
 	Retention RetentionOptions
 
+	// HA are the replication settings.
+	HA HAOptions
+	// Slave is brokerRole=SLAVE: puts are refused (SERVICE_NOT_AVAILABLE);
+	// the commitlog grows only by what the master sends.
+	Slave bool
+	// SyncMaster is brokerRole=SYNC_MASTER: a put that waits for its store
+	// (WAIT, true unless set otherwise) also waits, up to SyncFlushTimeout,
+	// for a slave to acknowledge it (Java's handleHA).
+	SyncMaster bool
+
 	// ReadOnly opens the store for inspection: no lock, no abort file, no
 	// recovery writes, no background services.
 	ReadOnly bool
@@ -96,6 +106,14 @@ type RetentionOptions struct {
 	CleanResourceInterval        time.Duration // cleanResourceInterval
 	DeleteCommitLogFilesInterval time.Duration // deleteCommitLogFilesInterval
 	DestroyFileForcibly          time.Duration // destroyMapedFileIntervalForcibly
+}
+
+// HAOptions are MessageStoreConfig's ha* keys (Java's DefaultHAService).
+type HAOptions struct {
+	HeartbeatInterval    time.Duration // haSendHeartbeatInterval
+	HousekeepingInterval time.Duration // haHousekeepingInterval
+	TransferBatchSize    int           // haTransferBatchSize
+	SlaveFallbehindMax   int64         // haSlaveFallbehindMax
 }
 
 // DefaultOptions returns Java 4.9.8's MessageStoreConfig defaults, with
@@ -128,6 +146,12 @@ func DefaultOptions() Options {
 		AccessMessageInMemoryMaxRatio:     40,
 		OSPageCacheBusyTimeout:            time.Second,
 		ResidentCommitLogBytes:            16 << 20,
+		HA: HAOptions{
+			HeartbeatInterval:    5 * time.Second,
+			HousekeepingInterval: 20 * time.Second,
+			TransferBatchSize:    32 * 1024,
+			SlaveFallbehindMax:   256 << 20,
+		},
 		Retention: RetentionOptions{
 			DeleteWhen:                   "04",
 			FileReservedTime:             72 * time.Hour,
@@ -183,6 +207,10 @@ func (o *Options) Validate() error {
 	}
 	if o.MessageIndexEnable && (o.MaxHashSlotNum <= 0 || o.MaxIndexNum <= 1) {
 		bad("maxHashSlotNum %d / maxIndexNum %d must be positive", o.MaxHashSlotNum, o.MaxIndexNum)
+	}
+	if o.HA.HeartbeatInterval <= 0 || o.HA.HousekeepingInterval <= 0 || o.HA.TransferBatchSize <= 0 {
+		bad("haSendHeartbeatInterval %v, haHousekeepingInterval %v and haTransferBatchSize %d must be positive",
+			o.HA.HeartbeatInterval, o.HA.HousekeepingInterval, o.HA.TransferBatchSize)
 	}
 	if _, err := ParseDelayLevels(o.MessageDelayLevel); err != nil {
 		errs = append(errs, fmt.Errorf("%w: %w", ErrOptions, err))

@@ -108,7 +108,19 @@ func (s *Store) putMessages(msgs []Message) PutResult {
 			res.Status, res.Reason = PutFlushDiskTimeout, err.Error()
 		}
 	}
+	if s.opts.SyncMaster && waitStoreMsgOK(&msgs[0]) {
+		if st := s.replicated(ar.wroteOffset + int64(ar.wroteBytes)); st != PutOK {
+			res.Status, res.Reason = st, "no slave acknowledged the message"
+		}
+	}
 	return res
+}
+
+// waitStoreMsgOK is the message's WAIT property: true unless it says
+// otherwise (Java's isWaitStoreMsgOK, Boolean.parseBoolean).
+func waitStoreMsgOK(m *Message) bool {
+	v, ok := propertyValue([]byte(m.Properties), PropertyWaitStore)
+	return !ok || strings.EqualFold(v, "true")
 }
 
 // refusePut checks the store's state and the batch's shape.
@@ -118,6 +130,9 @@ func (s *Store) refusePut(msgs []Message) (PutResult, bool) {
 		return PutResult{Status: PutServiceNotAvailable, Reason: ErrReadOnly.Error()}, false
 	case s.closed.Load():
 		return PutResult{Status: PutServiceNotAvailable, Reason: ErrClosed.Error()}, false
+	case s.opts.Slave:
+		// Java: "broke role is slave, so putMessage is forbidden".
+		return PutResult{Status: PutServiceNotAvailable, Reason: "the broker's role is slave"}, false
 	case s.diskFull.Load():
 		return PutResult{Status: PutServiceNotAvailable, Reason: "the disk is full (" + s.diskFullReason() + ")"}, false
 	case len(msgs) == 0:

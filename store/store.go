@@ -34,6 +34,8 @@ type Store struct {
 	lastExitOK bool
 	recovery   RecoveryInfo
 	onArrive   func(*Arrival)
+	// haMaster is the HA master serving this store's slaves, once made.
+	haMaster atomic.Pointer[HAMaster]
 
 	diskFull    atomic.Bool
 	diskFullWhy atomic.Value // string

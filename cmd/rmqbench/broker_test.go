@@ -43,6 +43,7 @@ func startBroker(t *testing.T, nsAddr string) *testBroker {
 	c := conf.DefaultBrokerConfigs(conf.Env{HostName: "bench", LocalAddress: "127.0.0.1",
 		SysProps: map[string]string{"user.home": dir}, Vars: map[string]string{"ROCKETMQ_HOME": dir}})
 	c.NettyServer.ListenPort = 0
+	c.Store.HaListenPort = 0
 	c.Broker.BrokerName, c.Broker.NamesrvAddr = "broker-a", nsAddr
 	c.Store.StorePathRootDir, c.Store.StorePathCommitLog = dir+"/store", dir+"/store/commitlog"
 	c.Store.MappedFileSizeCommitLog, c.Store.MappedFileSizeConsumeQueue = 4<<20, 20*1000

@@ -55,6 +55,14 @@ func Options(c *conf.MessageStoreConfig, line5 bool) (store.Options, error) {
 	o.AccessMessageInMemoryMaxRatio = int(c.AccessMessageInMemoryMaxRatio)
 	o.OSPageCacheBusyTimeout = ms(c.OsPageCacheBusyTimeOutMills)
 	o.Retention = retention(c)
+	o.HA = store.HAOptions{
+		HeartbeatInterval:    ms(c.HaSendHeartbeatInterval),
+		HousekeepingInterval: ms(c.HaHousekeepingInterval),
+		TransferBatchSize:    int(c.HaTransferBatchSize),
+		SlaveFallbehindMax:   int64(c.HaSlaveFallbehindMax),
+	}
+	o.Slave = c.BrokerRole == conf.Slave
+	o.SyncMaster = c.BrokerRole == conf.SyncMaster
 	return o, o.Validate()
 }
 

@@ -1,0 +1,118 @@
+package broker
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// startMasterNamesrv is a name server that answers a slave's registration
+// with the master's HA address, as Java's RouteInfoManager does.
+func startMasterNamesrv(t *testing.T, masterHA *atomic.Value) string {
+	r := remoting.NewRouter(zaptest.NewLogger(t))
+	p := r.NewPool(remoting.PoolOptions{Name: "ns", Workers: 2, Queue: 100})
+	r.Handle(remoting.RegisterBroker, p, func(req *remoting.Request) *remoting.Command {
+		resp := remoting.NewResponse(req.Cmd, remoting.Success, "")
+		if req.Cmd.ExtString("brokerId") != "0" {
+			if ha, _ := masterHA.Load().(string); ha != "" {
+				resp.SetExt("haServerAddr", ha)
+				resp.SetExt("masterAddr", "unused")
+			}
+		}
+		return resp
+	})
+	r.Handle(remoting.UnregisterBroker, p, func(req *remoting.Request) *remoting.Command {
+		return remoting.NewResponse(req.Cmd, remoting.Success, "")
+	})
+	s := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", Router: r, Logger: zaptest.NewLogger(t), EventLoops: 1})
+	require.NoError(t, s.Start())
+	t.Cleanup(func() { _ = s.Shutdown() })
+	return s.Addr()
+}
+
+// slaveConfigs are broker-t's slave (brokerId 1) in dir.
+func slaveConfigs(dir, namesrv string) *conf.BrokerConfigs {
+	c := testConfigs(dir, namesrv)
+	c.Broker.BrokerId = 1
+	c.Store.BrokerRole = conf.Slave
+	return c
+}
+
+func TestReplicaFollowsMasterByteForByte(t *testing.T) {
+	var masterHA atomic.Value
+	ns := startMasterNamesrv(t, &masterHA)
+	master := startBroker(t, testConfigs(t.TempDir(), ns), nil)
+	masterHA.Store(master.ha.master.Addr())
+	c := newClient(t, nil)
+	for i := range 30 {
+		body := []byte("before-" + strconv.Itoa(i))
+		require.Equal(t, int32(remoting.Success), invoke(t, c, master.Addr(), withBody(sendRequest("HA1", int32(i%4), body, nil), body)).Code)
+	}
+	// No haMasterAddress: the slave learns it from the name server.
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns), nil)
+	for i := range 200 {
+		body := bytes.Repeat([]byte{byte(i)}, 100+i*13)
+		require.Equal(t, int32(remoting.Success), invoke(t, c, master.Addr(), withBody(sendRequest("HA1", int32(i%4), body, nil), body)).Code)
+	}
+	end := master.store.CommitLogMaxOffset()
+	eventually(t, func() bool {
+		return slave.store.CommitLogMaxOffset() == end && master.ha.master.AckedOffset() == end
+	}, "the slave has the master's commitlog")
+	mdir := master.settings.load().Store.StorePathCommitLog
+	sdir := slave.settings.load().Store.StorePathCommitLog
+	names, err := os.ReadDir(mdir)
+	require.NoError(t, err)
+	size := int64(master.settings.load().Store.MappedFileSizeCommitLog)
+	for i, n := range names {
+		if int64(i)*size >= end {
+			break
+		}
+		a, err := os.ReadFile(filepath.Join(mdir, n.Name()))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(sdir, n.Name()))
+		require.NoError(t, err)
+		require.True(t, bytes.Equal(a, b), "commitlog %s differs", n.Name())
+	}
+	dispatched(t, slave)
+	dispatched(t, master)
+	for q := range int32(4) {
+		require.Equal(t, master.store.MaxOffset("HA1", q), slave.store.MaxOffset("HA1", q))
+	}
+}
+
+func TestSlaveRefusesSend(t *testing.T) {
+	var masterHA atomic.Value
+	ns := startMasterNamesrv(t, &masterHA)
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns), nil)
+	resp := invoke(t, newClient(t, nil), slave.Addr(), withBody(sendRequest("HA2", 0, []byte("x"), nil), []byte("x")))
+	require.Equal(t, int32(remoting.ServiceNotAvailable), resp.Code)
+	require.Contains(t, resp.Remark, "service not available now")
+}
+
+func TestSyncMasterWithoutSlaveAnswersSlaveNotAvailable(t *testing.T) {
+	var masterHA atomic.Value
+	ns := startMasterNamesrv(t, &masterHA)
+	c := testConfigs(t.TempDir(), ns)
+	c.Store.BrokerRole = conf.SyncMaster
+	c.Store.SyncFlushTimeout = 200
+	master := startBroker(t, c, nil)
+	masterHA.Store(master.ha.master.Addr())
+	cl := newClient(t, nil)
+	resp := invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("x"), nil), []byte("x")))
+	require.Equal(t, int32(remoting.SlaveNotAvailable), resp.Code)
+	require.NotEmpty(t, resp.ExtString("msgId"), "stored: the ids go back with the code")
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns), nil)
+	eventually(t, func() bool { return slave.ha.client.Connected() && master.ha.master.Slaves() == 1 }, "slave connected")
+	eventually(t, func() bool {
+		return invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("y"), nil), []byte("y"))).Code == int32(remoting.Success)
+	}, "a send the slave acknowledged")
+}

@@ -1,0 +1,227 @@
+package store
+
+// Replication, slave side: Java's HAClient. Connect to the master's HA
+// address, report the commitlog end (at once, after every frame appended
+// and every haSendHeartbeatInterval), append every frame's bytes at the
+// end; the dispatcher builds the consume queues and the index from them.
+// A frame that does not start at the end is an error (Java: "master pushed
+// offset not equal the max phy offset in slave"): the connection is dropped
+// and made again. The frame format is drawn in ha_master.go.
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// haRetry is how long the slave waits before connecting again after a
+// failed or dropped connection (Java waits 5 s after a failed connect).
+const haRetry = 5 * time.Second
+
+// HAClient replicates a master's commitlog into this store: one goroutine
+// that keeps a connection to the master's HA address.
+type HAClient struct {
+	s   *Store
+	log *zap.Logger
+
+	mu     sync.Mutex
+	master string
+	// wake is signalled when the master address changes.
+	wake chan struct{}
+
+	connected atomic.Bool
+	cancel    context.CancelFunc
+	done      chan struct{}
+}
+
+// NewHAClient returns the slave side of s, replicating from master (an HA
+// "host:port"; empty until SetMasterAddress) once started.
+func NewHAClient(s *Store, master string) *HAClient {
+	return &HAClient{s: s, log: s.log.Named("ha"), master: master, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// SetMasterAddress sets the master's HA address (the name server tells a
+// slave its master's); a change takes effect at the next connection.
+func (c *HAClient) SetMasterAddress(addr string) {
+	c.mu.Lock()
+	old := c.master
+	c.master = addr
+	c.mu.Unlock()
+	if old != addr {
+		c.log.Info("update master address", zap.String("old", old), zap.String("new", addr))
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// MasterAddress is the master's HA address as last set.
+func (c *HAClient) MasterAddress() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.master
+}
+
+// Connected reports whether the client holds a connection to the master.
+func (c *HAClient) Connected() bool { return c.connected.Load() }
+
+// Start runs the client until Close.
+func (c *HAClient) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	go func() {
+		defer close(c.done)
+		c.run(ctx)
+	}()
+}
+
+// Close drops the connection and waits for the goroutine.
+func (c *HAClient) Close() {
+	if c.cancel != nil {
+		c.cancel()
+		<-c.done
+	}
+}
+
+// run connects, replicates until the connection ends, and again.
+func (c *HAClient) run(ctx context.Context) {
+	for ctx.Err() == nil {
+		addr := c.MasterAddress()
+		if addr != "" {
+			err := c.replicate(ctx, addr)
+			if ctx.Err() != nil {
+				return
+			}
+			c.log.Warn("HA connection to master ended", zap.String("master", addr), zap.Error(err))
+		}
+		select {
+		case <-ctx.Done():
+		case <-c.wake:
+		case <-time.After(haRetry):
+		}
+	}
+}
+
+// replicate runs one connection.
+func (c *HAClient) replicate(ctx context.Context, addr string) error {
+	d := net.Dialer{Timeout: 3 * time.Second}
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	c.log.Info("HA connected to master", zap.String("master", addr))
+	c.connected.Store(true)
+	defer c.connected.Store(false)
+	stop := context.AfterFunc(ctx, func() { nc.Close() })
+	defer stop()
+	defer nc.Close()
+	r := &haReporter{nc: nc, timeout: c.s.opts.HA.HousekeepingInterval}
+	if err := r.report(c.s.CommitLogMaxOffset()); err != nil {
+		return err
+	}
+	hbDone := make(chan struct{})
+	var hb sync.WaitGroup
+	hb.Add(1)
+	go func() {
+		defer hb.Done()
+		c.heartbeats(r, hbDone)
+	}()
+	defer hb.Wait()
+	defer close(hbDone)
+	return c.receive(nc, r)
+}
+
+// heartbeats reports the commitlog end every haSendHeartbeatInterval;
+// a failed write closes the connection, which ends receive.
+func (c *HAClient) heartbeats(r *haReporter, done <-chan struct{}) {
+	tick := time.NewTicker(c.s.opts.HA.HeartbeatInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			if err := r.report(c.s.CommitLogMaxOffset()); err != nil {
+				r.nc.Close()
+				return
+			}
+		}
+	}
+}
+
+// receive appends the master's frames and reports each new end.
+func (c *HAClient) receive(nc net.Conn, r *haReporter) error {
+	o := &c.s.opts.HA
+	header := make([]byte, haHeaderLen)
+	var body []byte
+	for {
+		if err := nc.SetReadDeadline(time.Now().Add(o.HousekeepingInterval)); err != nil {
+			return err
+		}
+		if _, err := io.ReadFull(nc, header); err != nil {
+			return err
+		}
+		offset := int64(binary.BigEndian.Uint64(header))
+		size := int64(int32(binary.BigEndian.Uint32(header[8:])))
+		if end := c.s.CommitLogMaxOffset(); end != 0 && end != offset {
+			return mismatch(end, offset)
+		}
+		if size < 0 || size > c.s.cl.files.fileSize {
+			return fmt.Errorf("%w: frame of %d bytes at %d", ErrReplication, size, offset)
+		}
+		if size == 0 {
+			continue
+		}
+		body = growTo(body, int(size))
+		if _, err := io.ReadFull(nc, body); err != nil {
+			return err
+		}
+		if err := c.s.cl.appendRaw(offset, body); err != nil {
+			return err
+		}
+		if err := r.report(c.s.CommitLogMaxOffset()); err != nil {
+			return err
+		}
+	}
+}
+
+// growTo returns b resized to n bytes, reallocated only when too small.
+func growTo(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// haReporter writes the slave's offset reports; the receiver and the
+// heartbeat both use it.
+type haReporter struct {
+	nc      net.Conn
+	timeout time.Duration
+	mu      sync.Mutex
+	buf     [haOffsetLen]byte
+}
+
+// report sends offset to the master.
+func (r *haReporter) report(offset int64) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	binary.BigEndian.PutUint64(r.buf[:], uint64(offset))
+	if err := r.nc.SetWriteDeadline(time.Now().Add(r.timeout)); err != nil {
+		return err
+	}
+	_, err := r.nc.Write(r.buf[:])
+	if errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("store: HA report: %w", err)
+	}
+	return err
+}
