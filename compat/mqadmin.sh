@@ -45,7 +45,7 @@ home=${MQADMIN_HOME:-$COMPAT_DIR/target/mqadmin-home-$RMQ_LINE}
 mkdir -p "$home/conf"
 # 4.9.8's MQAdminStartup loads $ROCKETMQ_HOME/conf/logback_tools.xml and does
 # nothing without it; 5.3.3 carries its own rmq.tools.logback.xml.
-[ -f "$home/conf/logback_tools.xml" ] || cp "$COMPAT_DIR/reference/conf/logback_tools.xml" "$home/conf/"
+[ -f "$home/conf/logback_tools.xml" ] || cp "$COMPAT_DIR/../distribution/conf-4/logback_tools.xml" "$home/conf/"
 if [ -n "${MQADMIN_TOOLS_YML:-}" ]; then
   cp "$MQADMIN_TOOLS_YML" "$home/conf/tools.yml" || exit 1
 else

@@ -417,7 +417,8 @@ start_all() {
   mkdir -p "$RUN_DIR"
   ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
   mkdir -p "$ROCKETMQ_HOME_DIR/conf"
-  cp "$COMPAT_DIR"/reference/conf/logback_namesrv.xml "$COMPAT_DIR"/reference/conf/logback_broker.xml "$ROCKETMQ_HOME_DIR/conf/"
+  # the 4.x servers read these (our distribution's, which Java's read as its own)
+  cp "$COMPAT_DIR"/../distribution/conf-4/logback_namesrv.xml "$COMPAT_DIR"/../distribution/conf-4/logback_broker.xml "$ROCKETMQ_HOME_DIR/conf/"
   if [ -n "${PLAIN_ACL_FILE:-}" ]; then
     cp "$PLAIN_ACL_FILE" "$ROCKETMQ_HOME_DIR/conf/plain_acl.yml" || die "cannot copy PLAIN_ACL_FILE=$PLAIN_ACL_FILE"
   fi

@@ -97,18 +97,6 @@ standin() {
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$home/lib" > "$work/mvn.log" 2>&1 ||
     { cat "$work/mvn.log" >&2; exit 1; }
   cp -R "$ROOT/distribution/conf/." "$ROOT/distribution/conf-$line/." "$home/conf/"
-  if [ "$line" = 4 ]; then
-    # 4.x NamesrvStartup reads $ROCKETMQ_HOME/conf/logback_namesrv.xml (the
-    # release's, which distribution/conf-4 has not): a console logger will do.
-    cat > "$home/conf/logback_namesrv.xml" <<'XML'
-<configuration>
-  <appender name="STDOUT" class="ch.qos.logback.core.ConsoleAppender">
-    <encoder><pattern>%d{yyy-MM-dd HH:mm:ss,GMT+8} %p %t - %m%n</pattern></encoder>
-  </appender>
-  <root level="INFO"><appender-ref ref="STDOUT"/></root>
-</configuration>
-XML
-  fi
   cp "$work/base.tar" "$work/image-$v.tar"
   tar -C "$stage" --owner=3000 --group=3000 --numeric-owner -rf "$work/image-$v.tar" ./home/rocketmq/rocketmq-$v
   echo "java-standin: podman import $STANDIN:$v"
