@@ -284,7 +284,8 @@ type BrokerConfig struct {
 	// CompatibleWithOldNameSrv registers in the 4.x name server format (5.x
 	// key).
 	CompatibleWithOldNameSrv bool `prop:"compatibleWithOldNameSrv,since=5"`
-	// EnableControllerMode uses the 5.x controller for HA (not supported here).
+	// EnableControllerMode uses the 5.x controller for HA; not supported here,
+	// so Validate refuses it.
 	EnableControllerMode bool `prop:"enableControllerMode,since=5"`
 	// ControllerAddr lists the 5.x controller addresses (5.x key).
 	ControllerAddr string `prop:"controllerAddr,since=5"`

@@ -48,7 +48,7 @@ type NamesrvConfig struct {
 	// broker id changes (5.x key).
 	NotifyMinBrokerIdChanged bool `prop:"notifyMinBrokerIdChanged,since=5"`
 	// EnableControllerInNamesrv runs the 5.x controller inside the name server
-	// (5.x key).
+	// (5.x key); not supported here, so Validate refuses it.
 	EnableControllerInNamesrv bool `prop:"enableControllerInNamesrv,since=5"`
 	// NeedWaitForService delays serving until brokers have registered (5.x key).
 	NeedWaitForService bool `prop:"needWaitForService,since=5"`

@@ -91,3 +91,17 @@ func TestDerivedValues(t *testing.T) {
 	b.RegisterNameServerPeriod = 1000
 	assert.Equal(t, 10*time.Second, b.RegisterPeriod())
 }
+
+func TestValidateRefusesControllerMode(t *testing.T) {
+	b := DefaultBrokerConfig(testEnv())
+	b.EnableControllerMode = true
+	err := b.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "conf: enableControllerMode=true: the 5.x controller (automatic master election) is not supported by rmqgo")
+
+	n := DefaultNamesrvConfig(testEnv())
+	n.EnableControllerInNamesrv = true
+	err = n.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "conf: enableControllerInNamesrv=true: the 5.x controller is not supported by rmqgo")
+}
