@@ -205,6 +205,7 @@ compat-acl-reference:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
+	$(GO) test -run '^$$' -fuzz FuzzJSONHeaderFastPath -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./internal/sql92/
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME) ./internal/acl/
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/

@@ -50,7 +50,8 @@ func appendJSONHeader(dst []byte, c *Command) []byte {
 // appendJSONStringMap appends m as a JSON object with sorted keys, so that
 // equal commands encode to equal bytes.
 func appendJSONStringMap(dst []byte, m map[string]string) []byte {
-	keys := make([]string, 0, len(m))
+	var stack [24]string // the headers' maps fit: no allocation for the keys
+	keys := stack[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -74,7 +75,12 @@ const hexDigits = "0123456789abcdef"
 // UTF-8 becomes U+FFFD, as Java's decoder would have made it.
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	for i := 0; i < len(s); {
+	plain := 0
+	for plain < len(s) && !jsonNeedsEscape(s[plain]) {
+		plain++
+	}
+	dst = append(dst, s[:plain]...)
+	for i := plain; i < len(s); {
 		b := s[i]
 		if b >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
@@ -109,8 +115,24 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// decodeJSONHeader reads a JSON header into c.
+// jsonNeedsEscape reports whether b cannot be copied as it is into a
+// string: quote, backslash, control characters and DEL, and the first
+// byte of multi-byte UTF-8 (checked for validity by the slow loop).
+func jsonNeedsEscape(b byte) bool {
+	return b == '"' || b == '\\' || b < 0x20 || b >= 0x7f
+}
+
+// decodeJSONHeader reads a JSON header into c: the fast path for the shape
+// Java writes (header_json_fast.go), else the general reader.
 func decodeJSONHeader(data []byte, c *Command) error {
+	if decodeJSONHeaderFast(data, c) {
+		return nil
+	}
+	return decodeJSONHeaderGeneral(data, c)
+}
+
+// decodeJSONHeaderGeneral reads any JSON header fastjson would read.
+func decodeJSONHeaderGeneral(data []byte, c *Command) error {
 	iter := jsonAPI.BorrowIterator(data)
 	defer jsonAPI.ReturnIterator(iter)
 	if iter.WhatIsNext() != jsoniter.ObjectValue {

@@ -1,0 +1,303 @@
+package remoting
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// The fast path of the JSON header decoder. Java clients send every header
+// in the one shape fastjson writes (see header_json.go):
+//
+//	{"code":310,"extFields":{"a":"group","b":"TopicTest",...},"flag":0,"language":"JAVA","opaque":7,"serializeTypeCurrentRPC":"JSON","version":409}
+//
+// with ASCII strings (escaped where fastjson escapes). decodeJSONHeaderFast
+// reads exactly that shape with one allocation for the text (keys and
+// values are slices of one string; the extFields keys Java sends are
+// interned), one for the map and one per value with escapes, and gives up
+// (ok false, c untouched as far as the caller cares) on anything else:
+// bytes outside printable ASCII, surrogate escapes, numbers other than
+// plain integers, null, nested values, unknown or differently cased keys,
+// text after the object. The caller then decodes with the general
+// (jsoniter) path, whose result is the reference: FuzzJSONHeaderFastPath
+// checks that whenever the fast path accepts, both agree.
+//
+// A value kept from ExtFields holds the header's text (a few hundred bytes)
+// alive; the tables copy what they keep for long.
+
+// decodeJSONHeaderFast decodes data into c when it has the common shape.
+func decodeJSONHeaderFast(data []byte, c *Command) bool {
+	p := fastHeaderParser{s: string(data)}
+	var h Command
+	if !p.object(&h) {
+		return false
+	}
+	*c = h
+	return true
+}
+
+// fastHeaderParser walks a header's text; every method returns false when
+// the text leaves the common shape.
+type fastHeaderParser struct {
+	s string
+	i int
+}
+
+// object reads the whole header object and checks nothing but spaces
+// follow it.
+func (p *fastHeaderParser) object(c *Command) bool {
+	if !p.expect('{') {
+		return false
+	}
+	if p.peek() == '}' {
+		p.i++
+		return p.atEnd()
+	}
+	for {
+		key, ok := p.str()
+		if !ok || !p.expect(':') || !p.field(key, c) {
+			return false
+		}
+		switch p.next() {
+		case ',':
+			continue
+		case '}':
+			return p.atEnd()
+		default:
+			return false
+		}
+	}
+}
+
+// field reads the value of one header key into c.
+func (p *fastHeaderParser) field(key string, c *Command) bool {
+	var ok bool
+	switch key {
+	case "code":
+		c.Code, ok = p.int32()
+	case "flag":
+		c.Flag, ok = p.int32()
+	case "opaque":
+		c.Opaque, ok = p.int32()
+	case "version":
+		c.Version, ok = p.int32()
+	case "language":
+		var s string
+		if s, ok = p.str(); ok {
+			c.Language, c.LanguageKnown = parseJSONLanguage(s)
+		}
+	case "remark":
+		c.Remark, ok = p.str()
+		c.HasRemark = ok
+	case "serializeTypeCurrentRPC":
+		_, ok = p.str()
+	case "extFields":
+		c.ExtFields, ok = p.stringMap()
+	}
+	return ok
+}
+
+// stringMap reads extFields: string keys to string values.
+func (p *fastHeaderParser) stringMap() (map[string]string, bool) {
+	if !p.expect('{') {
+		return nil, false
+	}
+	m := make(map[string]string, 16)
+	if p.peek() == '}' {
+		p.i++
+		return m, true
+	}
+	for {
+		k, ok := p.str()
+		if !ok || !p.expect(':') {
+			return nil, false
+		}
+		v, ok := p.str()
+		if !ok {
+			return nil, false
+		}
+		if known, hit := internedExtFieldKeys[k]; hit {
+			k = known
+		}
+		m[k] = v
+		switch p.next() {
+		case ',':
+			continue
+		case '}':
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// str reads a string of printable ASCII; escapes (\" \\ \/ \b \f \n \r
+// \t and \u outside the surrogates, as fastjson writes the 0x01 and 0x02
+// of message properties) are decoded into a new string.
+func (p *fastHeaderParser) str() (string, bool) {
+	if !p.expect('"') {
+		return "", false
+	}
+	start := p.i
+	for ; p.i < len(p.s); p.i++ {
+		b := p.s[p.i]
+		if b == '"' {
+			s := p.s[start:p.i]
+			p.i++
+			return s, true
+		}
+		if b == '\\' {
+			return p.escapedStr(start)
+		}
+		if b < 0x20 || b >= 0x7f {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// escapedStr finishes a string that has escapes, from its first escape at
+// p.i; start is where its text began.
+func (p *fastHeaderParser) escapedStr(start int) (string, bool) {
+	buf := make([]byte, 0, 2*(p.i-start)+16)
+	buf = append(buf, p.s[start:p.i]...)
+	for p.i < len(p.s) {
+		b := p.s[p.i]
+		switch {
+		case b == '"':
+			p.i++
+			return string(buf), true
+		case b == '\\':
+			var ok bool
+			if buf, ok = p.unescape(buf); !ok {
+				return "", false
+			}
+		case b < 0x20 || b >= 0x7f:
+			return "", false
+		default:
+			buf = append(buf, b)
+			p.i++
+		}
+	}
+	return "", false
+}
+
+// unescape appends the character of the escape at p.i to buf.
+func (p *fastHeaderParser) unescape(buf []byte) ([]byte, bool) {
+	if p.i+1 >= len(p.s) {
+		return buf, false
+	}
+	c := p.s[p.i+1]
+	p.i += 2
+	switch c {
+	case '"', '\\', '/':
+		return append(buf, c), true
+	case 'b':
+		return append(buf, '\b'), true
+	case 'f':
+		return append(buf, '\f'), true
+	case 'n':
+		return append(buf, '\n'), true
+	case 'r':
+		return append(buf, '\r'), true
+	case 't':
+		return append(buf, '\t'), true
+	case 'u':
+		if p.i+4 > len(p.s) {
+			return buf, false
+		}
+		r, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
+		if err != nil || (r >= 0xD800 && r <= 0xDFFF) {
+			return buf, false
+		}
+		p.i += 4
+		return utf8.AppendRune(buf, rune(r)), true
+	}
+	return buf, false
+}
+
+// int32 reads a plain integer (an optional minus, no leading zeros) that
+// fits in 32 bits.
+func (p *fastHeaderParser) int32() (int32, bool) {
+	p.skipSpaces()
+	start := p.i
+	if p.i < len(p.s) && p.s[p.i] == '-' {
+		p.i++
+	}
+	digits := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	n := p.i - digits
+	if n == 0 || n > 10 || (n > 1 && p.s[digits] == '0') {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(p.s[start:p.i], 10, 32)
+	return int32(v), err == nil
+}
+
+// expect skips spaces and reads b.
+func (p *fastHeaderParser) expect(b byte) bool {
+	if p.peek() != b {
+		return false
+	}
+	p.i++
+	return true
+}
+
+// next skips spaces and reads one byte (0 at the end).
+func (p *fastHeaderParser) next() byte {
+	b := p.peek()
+	if p.i < len(p.s) {
+		p.i++
+	}
+	return b
+}
+
+// peek skips spaces and returns the next byte (0 at the end).
+func (p *fastHeaderParser) peek() byte {
+	p.skipSpaces()
+	if p.i >= len(p.s) {
+		return 0
+	}
+	return p.s[p.i]
+}
+
+// atEnd reports whether only spaces are left.
+func (p *fastHeaderParser) atEnd() bool {
+	p.skipSpaces()
+	return p.i == len(p.s)
+}
+
+func (p *fastHeaderParser) skipSpaces() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// internedExtFieldKeys are the extFields keys of the requests clients send
+// most (SendMessageRequestHeaderV2's a..n, the pull, heartbeat and offset
+// headers' names): read, they reuse these strings instead of holding the
+// header's text.
+var internedExtFieldKeys = func() map[string]string {
+	keys := []string{
+		"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
+		"topic", "queueId", "consumerGroup", "producerGroup", "queueOffset", "maxMsgNums", "sysFlag",
+		"commitOffset", "suspendTimeoutMillis", "subscription", "subVersion", "expressionType",
+		"bname", "brokerName", "lo", "clientID", "clientId", "group", "msgId", "offset",
+		"bornTimestamp", "flag", "properties", "reconsumeTimes", "unitMode", "batch", "maxReconsumeTimes",
+		"defaultTopic", "defaultTopicQueueNums", "tranStateTableOffset", "commitLogOffset",
+		"commitOrRollback", "fromTransactionCheck", "transactionId", "originMsgId", "originTopic",
+		"delayLevel", "timestamp", "key", "maxNum", "beginTimestamp", "endTimestamp",
+		"suggestWhichBrokerId", "nextBeginOffset", "minOffset", "maxOffset", "MSG_REGION", "TRACE_ON",
+	}
+	m := make(map[string]string, len(keys))
+	for _, k := range keys {
+		m[k] = k
+	}
+	return m
+}()
