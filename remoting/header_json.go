@@ -189,6 +189,9 @@ func readJSONHeaderField(it *jsoniter.Iterator, field string, c *Command) {
 // parseJSONLanguage reads the language as fastjson reads an enum: by name,
 // or by its ordinal when a number is sent.
 func parseJSONLanguage(s string) (LanguageCode, bool) {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return ParseLanguage(s) // a name: no number to try (and no error to allocate)
+	}
 	if n, err := strconv.ParseUint(s, 10, 8); err == nil {
 		return LanguageCode(n), LanguageCode(n).Known()
 	}
