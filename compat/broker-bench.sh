@@ -48,6 +48,12 @@
 #                    start); NAMESRV_PORT, BROKER_PORT, BROKER_B_PORT: first
 #                    port choices (see ref-servers.sh); OUT_DIR
 #                    [$RUN_DIR.out]: tool outputs, results.jsonl, table.md
+#   TOOLS ["java rmqbench"]  the load tools, in order
+#   JAVA_TOOL_OPTS [""] JVM flags of the Java tools, e.g. -Dtls.enable=true:
+#                    the servers' default tls.server.mode is permissive (TLS
+#                    and plaintext on one port, Java's and ours), so the
+#                    Java tools' traffic is then TLS and the rest plaintext
+#                    (TOOLS=java WARMUP_SECS=0 measures TLS alone)
 #   JAVA_TOOL_HEAP ["-Xms256m -Xmx512m"], GO [go]
 set -u
 
@@ -63,6 +69,8 @@ QUEUES=${QUEUES:-4}
 LINE=${LINE:-4}
 GO=${GO:-go}
 JAVA_TOOL_HEAP=${JAVA_TOOL_HEAP:--Xms256m -Xmx512m}
+JAVA_TOOL_OPTS=${JAVA_TOOL_OPTS:-}
+TOOLS=${TOOLS:-java rmqbench}
 RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/bench-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.jsonl
@@ -173,10 +181,10 @@ java_tool() {
   class=$1; shift
   if [ -n "${JAVA_BENCH_CP:-}" ]; then
     # shellcheck disable=SC2086
-    exec java $JAVA_TOOL_HEAP -Duser.home="$OUT_DIR/java-home" -Drocketmq.client.logRoot="$OUT_DIR/java-home/logs" \
+    exec java $JAVA_TOOL_HEAP $JAVA_TOOL_OPTS -Duser.home="$OUT_DIR/java-home" -Drocketmq.client.logRoot="$OUT_DIR/java-home/logs" \
       -cp "$JAVA_BENCH_CP" "org.apache.rocketmq.example.benchmark.$class" "$@"
   fi
-  JAVA_HEAP=$JAVA_TOOL_HEAP BENCH_HOME=$OUT_DIR/java-home exec sh "$COMPAT_DIR/benchtool/run.sh" "$LINE" "$class" "$@"
+  JAVA_HEAP=$JAVA_TOOL_HEAP JAVA_OPTS=$JAVA_TOOL_OPTS BENCH_HOME=$OUT_DIR/java-home exec sh "$COMPAT_DIR/benchtool/run.sh" "$LINE" "$class" "$@"
 }
 
 # run_producer TOOL TOPIC FILE: sends for PHASE_SECS, its report lines
@@ -246,7 +254,7 @@ bench() {
     return
   fi
   warmup "$1"
-  for tool in java rmqbench; do
+  for tool in $TOOLS; do
     if ! phase "$1" "$tool"; then
       if [ -n "$CONSUMER_PID" ]; then kill -TERM "$CONSUMER_PID" 2>/dev/null; wait "$CONSUMER_PID"; CONSUMER_PID=""; fi
       skip "$1" "the $tool phase failed (see $OUT_DIR/$1-$tool-*.out, $RUN_DIR/broker-a/stdout.log)"
