@@ -27,7 +27,9 @@ package broker
 //	authenticationWhitelist, authorizationWhitelist   request codes left unchecked, comma list
 //	initAuthenticationUser   {"username":"u","password":"p"}: a super user made at start unless it exists
 //	innerClientAuthenticationCredentials  {"accessKey":"u","secretKey":"p"}: likewise
-//	migrateAuthFromV1Enabled  not implemented: the start fails rather than lose the 1.0 accounts
+//	migrateAuthFromV1Enabled  at start, the ACL 1.0 accounts of plain_acl.yml and conf/acl/*.yml
+//	                  (as ACL 1.0 finds them) that are not users yet become users and ACLs
+//	                  (AuthMigrator; internal/auth's migrate.go)
 //
 // The users and ACLs live in <storePathRootDir>/config/users.json and
 // acls.json (internal/auth's Store; Java keeps them in RocksDB in
@@ -37,12 +39,14 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/acl"
 	"github.com/rmqgo/rmqgo/internal/auth"
 	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -110,17 +114,21 @@ type authGuard struct {
 	cluster string
 }
 
-// newAuthGuard opens the store and makes the initial users.
-func newAuthGuard(log *zap.Logger, cfg authConfig, configDir, cluster string) (*authGuard, error) {
-	if cfg.migrateV1 {
-		return nil, errors.New("broker: migrateAuthFromV1Enabled=true is not implemented by this broker")
-	}
+// newAuthGuard opens the store, makes the initial users and, with
+// migrateAuthFromV1Enabled, migrates the ACL 1.0 accounts of aclFile.
+func newAuthGuard(log *zap.Logger, cfg authConfig, configDir, cluster, aclFile string) (*authGuard, error) {
 	st, err := auth.OpenStore(configDir)
 	if err != nil {
 		return nil, err
 	}
 	if err := initUsers(st, cfg); err != nil {
 		return nil, err
+	}
+	switch {
+	case cfg.migrateV1 && cfg.authnMeta && cfg.authzMeta:
+		migrateV1(log, st, aclFile)
+	case cfg.migrateV1:
+		log.Error("[ACL MIGRATE] nothing migrated: authenticationMetadataProvider and authorizationMetadataProvider are needed, as in Java")
 	}
 	log.Info("acl 2.0 enabled", zap.Bool("authentication", cfg.authn), zap.Bool("authorization", cfg.authz),
 		zap.String("users", filepath.Join(configDir, auth.UsersFile)))
@@ -150,6 +158,30 @@ func initUsers(st *auth.Store, cfg authConfig) error {
 		}
 	}
 	return nil
+}
+
+// migrateV1 is AuthMigrator.migrate: the default ACL 1.0 file is made
+// empty when missing (as Java's PlainPermissionManager does), a file or
+// account that cannot be read or migrated is logged and skipped.
+func migrateV1(log *zap.Logger, st *auth.Store, aclFile string) {
+	if _, err := os.Stat(aclFile); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(aclFile), 0o755); err == nil {
+			_ = os.WriteFile(aclFile, nil, 0o644)
+		}
+	}
+	var files []acl.File
+	for _, path := range aclFiles(aclFile) {
+		f, err := acl.ReadFile(path)
+		if err != nil {
+			log.Error("[ACL MIGRATE] acl 1.0 file not read", zap.String("file", path), zap.Error(err))
+			continue
+		}
+		files = append(files, f)
+	}
+	if err := st.MigrateV1(files); err != nil {
+		log.Error("[ACL MIGRATE] some acl 1.0 accounts were not migrated", zap.Error(err))
+	}
+	log.Info("[ACL MIGRATE] acl 1.0 accounts migrated", zap.String("file", aclFile))
 }
 
 // readJSONPair reads two string properties of a JSON object.

@@ -18,7 +18,12 @@ import (
 // admin/admin123.
 func startAuthBroker(t *testing.T, extra map[string]string) (*Broker, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return startAuthBrokerIn(t, t.TempDir(), extra)
+}
+
+// startAuthBrokerIn is startAuthBroker with ROCKETMQ_HOME and the store in dir.
+func startAuthBrokerIn(t *testing.T, dir string, extra map[string]string) (*Broker, string) {
+	t.Helper()
 	c := testConfigs(dir, "")
 	props := map[string]string{
 		"authenticationEnabled": "true", "authorizationEnabled": "true",
@@ -117,4 +122,23 @@ func TestAuthWhitelistSkipsCodes(t *testing.T) {
 	cl := newClient(t, nil)
 	resp := invoke(t, cl, b.Addr(), withBody(sendRequest("AnyTopic", 0, nil, nil), []byte("x")))
 	assert.NotEqual(t, int32(remoting.NoPermission), resp.Code, resp.Remark)
+}
+
+func TestAuthMigratesACL1Accounts(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "conf"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "conf", "plain_acl.yml"), []byte(aclTestFile), 0o644))
+	b, _ := startAuthBrokerIn(t, dir, map[string]string{"migrateAuthFromV1Enabled": "true"})
+	cl := newClient(t, nil)
+	send := func(ak, sk, topic string) *remoting.Command {
+		return invoke(t, cl, b.Addr(), signedBy(ak, sk, withBody(sendRequest(topic, 0, nil, nil), []byte("x"))))
+	}
+	create := remoting.NewRequest(remoting.UpdateAndCreateTopic, map[string]string{"topic": "AclTopicA", "defaultTopic": "TBW102",
+		"readQueueNums": "4", "writeQueueNums": "4", "perm": "6", "topicFilterType": "SINGLE_TAG", "topicSysFlag": "0", "order": "false"})
+	created := invoke(t, cl, b.Addr(), signedBy("rocketmq2", "87654321", create))
+	assert.Equal(t, int32(remoting.Success), created.Code, "the admin account became a super user: %s", created.Remark)
+	resp := send("RocketMQ", "12345678", "AclTopicA")
+	assert.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	resp = send("RocketMQ", "12345678", "AclTopicDeny")
+	assert.Equal(t, "User:RocketMQ has no permission to access Topic:AclTopicDeny from 127.0.0.1, the decision is deny.", resp.Remark)
 }

@@ -193,11 +193,11 @@ func (b *Broker) wireACL(o Options) error {
 	if err != nil {
 		return err
 	}
-	if cfg.authn || cfg.authz || cfg.authnMeta {
+	if cfg.authn || cfg.authz || cfg.authnMeta || cfg.migrateV1 {
 		if !b.line.five() {
 			o.Logger.Warn("authenticationEnabled/authorizationEnabled are ACL 2.0, which 4.9.x does not have: ignored, as the Java 4.9.x broker ignores them")
 		} else if b.auth, err = newAuthGuard(o.Logger, cfg, filepath.Join(o.Configs.Store.StorePathRootDir, "config"),
-			o.Configs.Broker.BrokerClusterName); err != nil {
+			o.Configs.Broker.BrokerClusterName, aclFile(o.Configs)); err != nil {
 			return fmt.Errorf("broker: acl 2.0: %w", err)
 		}
 	}

@@ -4,7 +4,9 @@
 # DefaultMQAdminExt. run-suite.sh's servers (line 5) with a broker whose
 # broker.conf turns authentication and authorization on with the Local
 # metadata providers and makes the super user acl2Root/acl2Root123
-# (initAuthenticationUser), the Java suite alone, and only those tests.
+# (initAuthenticationUser), with migrateAuthFromV1Enabled=true and
+# compat/acl/plain_acl.yml as ROCKETMQ_HOME/conf/plain_acl.yml (its accounts
+# become users and ACLs at start), the Java suite alone, and only those tests.
 #
 #   sh compat/acl2-suite.sh
 #
@@ -22,7 +24,9 @@ authorizationProvider=org.apache.rocketmq.auth.authorization.provider.DefaultAut
 authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
 authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
 initAuthenticationUser={\"username\":\"acl2Root\",\"password\":\"acl2Root123\"}
+migrateAuthFromV1Enabled=true
 ${BROKER_CONF_EXTRA:-}"
-export BROKER_CONF_EXTRA
+PLAIN_ACL_FILE=${PLAIN_ACL_FILE:-$COMPAT_DIR/acl/plain_acl.yml}
+export BROKER_CONF_EXTRA PLAIN_ACL_FILE
 RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run-acl2} COMPAT_CLIENTS="" COMPAT_BROKER_B=0 \
   exec sh "$COMPAT_DIR/run-suite.sh" 5 -Dgroups=acl2 -Dcompat.excludedGroups=

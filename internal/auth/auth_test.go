@@ -224,3 +224,36 @@ func TestComparePolicyEntriesAsJavaSorts(t *testing.T) {
 		assert.NotEqual(t, ResourceAny, list[0].Resource.Type, "an Any entry never decides before the others")
 	}
 }
+
+func TestMigrateV1AsAuthMigrator(t *testing.T) {
+	s := newStore(t)
+	require.NoError(t, s.CreateUser(User{Username: "kept", Password: "kept1234"}))
+	files := []acl.File{{Accounts: []acl.Account{
+		{AccessKey: "RocketMQ", SecretKey: "12345678", Admin: true},
+		{AccessKey: "aclNormal", SecretKey: "aclNormal123", DefaultTopicPerm: "DENY", DefaultGroupPerm: "SUB",
+			TopicPerms: []string{"AclTopicA=PUB|SUB", "AclTopicB=PUB", "bad", "AclTopicDeny=DENY"}, GroupPerms: []string{"AclGroupA=SUB"}},
+		{AccessKey: "kept", SecretKey: "other123", Admin: true},
+	}}, {Accounts: []acl.Account{{AccessKey: "aclNormal", SecretKey: "second12", Admin: true}}}}
+	require.NoError(t, s.MigrateV1(files))
+	assert.Equal(t, []User{
+		{Username: "RocketMQ", Password: "12345678", Type: UserSuper, Status: StatusEnable},
+		{Username: "aclNormal", Password: "aclNormal123", Type: UserNormal, Status: StatusEnable},
+		{Username: "kept", Password: "kept1234", Type: UserNormal, Status: StatusEnable},
+	}, s.Users(""), "an existing user is left alone, the first file's account wins")
+	a, ok := s.Acl("User:aclNormal")
+	require.True(t, ok)
+	assert.Equal(t, `{"policies":[{"entries":[`+
+		`{"actions":["Pub","Sub"],"decision":"Allow","resource":"Topic:AclTopicA"},`+
+		`{"actions":["Pub"],"decision":"Allow","resource":"Topic:AclTopicB"},`+
+		`{"actions":["All"],"decision":"Deny","resource":"Topic:AclTopicDeny"},`+
+		`{"actions":["Sub"],"decision":"Allow","resource":"Group:AclGroupA"}],"policyType":"Custom"},`+
+		`{"entries":[{"actions":["All"],"decision":"Deny","resource":"Topic:*"},`+
+		`{"actions":["Sub"],"decision":"Allow","resource":"Group:*"}],"policyType":"Default"}],"subject":"User:aclNormal"}`,
+		string(AppendAclInfo(nil, a)))
+	ask := func(r Resource, act Action) error {
+		return s.Authorize(Context{Username: "aclNormal", HasUser: true, Resource: r, Actions: []Action{act}, SourceIP: "127.0.0.1"})
+	}
+	assert.NoError(t, ask(Topic("AclTopicB"), ActionPub))
+	assert.Error(t, ask(Topic("Unlisted"), ActionPub), "the default policy denies other topics")
+	assert.NoError(t, ask(Group("AnyGroup"), ActionSub), "the default policy lets any group subscribe")
+}

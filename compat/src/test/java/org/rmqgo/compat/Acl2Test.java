@@ -32,7 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * providers, initAuthenticationUser the super user; compat/acl2-suite.sh): users and ACLs made through
  * DefaultMQAdminExt, what a permitted, a wrongly signed, an unknown and an unsigned client get, a topic,
  * a group and a source address the ACL does not allow, and the admin calls' answers. Every refusal is
- * NO_PERMISSION (16) with the AuthenticationException's or AuthorizationException's message.
+ * NO_PERMISSION (16) with the AuthenticationException's or AuthorizationException's message. The
+ * broker also starts with migrateAuthFromV1Enabled=true on compat/acl/plain_acl.yml: its ACL 1.0
+ * accounts become users and ACLs.
  */
 @Tag("acl2")
 class Acl2Test {
@@ -55,7 +57,7 @@ class Acl2Test {
     static void usersAndTopics() throws Exception {
         Assumptions.assumeTrue(Env.serversAreLine5(), "ACL 2.0 is 5.3's");
         rootAdmin = Acl.admin(Acl.hook(SUPER, SUPER_PW));
-        for (String t : List.of(TOPIC_A, TOPIC_DENY, TOPIC_OTHER, TOPIC_IP)) {
+        for (String t : List.of(TOPIC_A, TOPIC_DENY, TOPIC_OTHER, TOPIC_IP, Acl.TOPIC_A, Acl.TOPIC_DENY)) {
             Clients.createTopic(rootAdmin, Env.brokerAddr(), Env.brokerName(), t, 2, 2);
         }
         String addr = Env.brokerAddr();
@@ -148,7 +150,7 @@ class Acl2Test {
             JSON.toJSONString(u));
         assertNull(rootAdmin.getUser(addr, "acl2Ghost"));
         assertEquals("[{\"password\":\"acl2Normal123\",\"userStatus\":\"enable\",\"userType\":\"Normal\",\"username\":\"acl2Normal\"}]",
-            JSON.toJSONString(rootAdmin.listUser(addr, "Normal")));
+            JSON.toJSONString(rootAdmin.listUser(addr, "acl2N")));
         assertEquals("{\"policies\":[{\"entries\":["
                 + "{\"actions\":[\"Pub\",\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Topic:Acl2TopicA\"},"
                 + "{\"actions\":[\"Pub\",\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Group:Acl2GroupA\"},"
@@ -181,5 +183,26 @@ class Acl2Test {
             assertThrows(Exception.class, () -> rootAdmin.deleteAcl(addr, "User:" + temp, null)), "acl deleted with its last entry");
         rootAdmin.deleteUser(addr, temp);
         assertNull(rootAdmin.getUser(addr, temp));
+    }
+
+    @Test
+    void acl1AccountsAreMigrated() throws Exception {
+        String addr = Env.brokerAddr();
+        assertEquals("{\"password\":\"12345678\",\"userStatus\":\"enable\",\"userType\":\"Super\",\"username\":\"RocketMQ\"}",
+            JSON.toJSONString(rootAdmin.getUser(addr, Acl.ADMIN_AK)), "admin: true is a super user");
+        assertEquals("{\"policies\":[{\"entries\":["
+                + "{\"actions\":[\"Pub\",\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Topic:AclTopicA\"},"
+                + "{\"actions\":[\"Pub\"],\"decision\":\"Allow\",\"resource\":\"Topic:AclTopicB\"},"
+                + "{\"actions\":[\"All\"],\"decision\":\"Deny\",\"resource\":\"Topic:AclTopicDeny\"},"
+                + "{\"actions\":[\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Group:AclGroupA\"},"
+                + "{\"actions\":[\"All\"],\"decision\":\"Deny\",\"resource\":\"Group:AclGroupDeny\"}],\"policyType\":\"Custom\"},"
+                + "{\"entries\":[{\"actions\":[\"All\"],\"decision\":\"Deny\",\"resource\":\"Topic:*\"},"
+                + "{\"actions\":[\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Group:*\"}],\"policyType\":\"Default\"}],"
+                + "\"subject\":\"User:aclNormal\"}",
+            JSON.toJSONString(rootAdmin.getAcl(addr, "User:" + Acl.NORMAL_AK)));
+        DefaultMQProducer p = producer(Acl.hook(Acl.NORMAL_AK, Acl.NORMAL_SK));
+        assertEquals(SendStatus.SEND_OK, send(p, Acl.TOPIC_A).getSendStatus());
+        assertRefused("User:aclNormal has no permission to access Topic:AclTopicDeny from 127.0.0.1, the decision is deny.",
+            assertThrows(Exception.class, () -> send(p, Acl.TOPIC_DENY)), "a DENY topic perm");
     }
 }
