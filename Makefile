@@ -227,6 +227,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./internal/sql92/
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME) ./internal/acl/
+	$(GO) test -run '^$$' -fuzz FuzzAuthorizeRequest -fuzztime $(FUZZTIME) ./internal/auth/
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/
 
 # Takes a few minutes (PHASE_SECS, default 30 s, per tool and broker); see
