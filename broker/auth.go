@@ -108,6 +108,7 @@ func codeSet(list string) map[string]bool {
 
 // authGuard authenticates and authorizes requests.
 type authGuard struct {
+	replier
 	log     *zap.Logger
 	cfg     authConfig
 	store   *auth.Store
@@ -116,7 +117,7 @@ type authGuard struct {
 
 // newAuthGuard opens the store, makes the initial users and, with
 // migrateAuthFromV1Enabled, migrates the ACL 1.0 accounts of aclFile.
-func newAuthGuard(log *zap.Logger, cfg authConfig, configDir, cluster, aclFile string) (*authGuard, error) {
+func newAuthGuard(log *zap.Logger, rp replier, cfg authConfig, configDir, cluster, aclFile string) (*authGuard, error) {
 	st, err := auth.OpenStore(configDir)
 	if err != nil {
 		return nil, err
@@ -132,7 +133,7 @@ func newAuthGuard(log *zap.Logger, cfg authConfig, configDir, cluster, aclFile s
 	}
 	log.Info("acl 2.0 enabled", zap.Bool("authentication", cfg.authn), zap.Bool("authorization", cfg.authz),
 		zap.String("users", filepath.Join(configDir, auth.UsersFile)))
-	return &authGuard{log: log, cfg: cfg, store: st, cluster: cluster}, nil
+	return &authGuard{replier: rp, log: log, cfg: cfg, store: st, cluster: cluster}, nil
 }
 
 // initUsers is initUser: initAuthenticationUser and
@@ -209,7 +210,7 @@ func (g *authGuard) wrap(h remoting.Handler) remoting.Handler {
 		if err := g.check(req.Cmd, hostOf(req.Ch.RemoteAddr())); err != nil {
 			g.log.Info("acl 2.0 refused a request", zap.Int32("code", req.Cmd.Code),
 				zap.String("remote", req.Ch.RemoteAddr()), zap.String("reason", err.Error()))
-			return remoting.NewResponse(req.Cmd, remoting.NoPermission, refusalRemark(err))
+			return g.reply(req.Cmd, remoting.NoPermission, refusalRemark(err))
 		}
 		return h(req)
 	}

@@ -193,13 +193,8 @@ func (b *Broker) wireACL(o Options) error {
 	if err != nil {
 		return err
 	}
-	if cfg.authn || cfg.authz || cfg.authnMeta || cfg.migrateV1 {
-		if !b.line.five() {
-			o.Logger.Warn("authenticationEnabled/authorizationEnabled are ACL 2.0, which 4.9.x does not have: ignored, as the Java 4.9.x broker ignores them")
-		} else if b.auth, err = newAuthGuard(o.Logger, cfg, filepath.Join(o.Configs.Store.StorePathRootDir, "config"),
-			o.Configs.Broker.BrokerClusterName, aclFile(o.Configs)); err != nil {
-			return fmt.Errorf("broker: acl 2.0: %w", err)
-		}
+	if err := b.wireAuth(o, cfg); err != nil {
+		return err
 	}
 	if !o.Configs.Broker.AclEnable {
 		return nil
@@ -211,6 +206,27 @@ func (b *Broker) wireACL(o Options) error {
 	if b.acl, err = newACLGuard(o.Logger, b.line, aclFile(o.Configs)); err != nil {
 		return fmt.Errorf("broker: acl: %w", err)
 	}
+	return nil
+}
+
+// wireAuth opens ACL 2.0 on the 5.x line when broker.conf asks for it
+// (the checks, a metadata provider for the admin codes, or the migration).
+func (b *Broker) wireAuth(o Options, cfg authConfig) error {
+	if !cfg.authn && !cfg.authz && !cfg.authnMeta && !cfg.migrateV1 {
+		return nil
+	}
+	if !b.line.five() {
+		o.Logger.Warn("authenticationEnabled/authorizationEnabled are ACL 2.0, which 4.9.x does not have: " +
+			"ignored, as the Java 4.9.x broker ignores them")
+		return nil
+	}
+	configDir := filepath.Join(o.Configs.Store.StorePathRootDir, "config")
+	g, err := newAuthGuard(o.Logger, replier{version: b.line.version()}, cfg, configDir,
+		o.Configs.Broker.BrokerClusterName, aclFile(o.Configs))
+	if err != nil {
+		return fmt.Errorf("broker: acl 2.0: %w", err)
+	}
+	b.auth = g
 	return nil
 }
 
