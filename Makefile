@@ -22,6 +22,9 @@
 #                          -Dtls.enable=true) against this project's servers, both lines
 #   make compat-tls-reference  the same against the real Java servers
 #   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
+#   make compat-acl2       the ACL 2.0 tests (tag acl2, compat/acl2-suite.sh, 5.3.3) against ours (in make compat)
+#   make compat-acl2-reference  the same against the Java 5.3.3 servers
+#   make compat-mqadmin-acl2  mqadmin 5.3.3's user and ACL commands against Java 5.3.3 and ours, diffed
 #   make compat-mqadmin-acl  mqadmin 4.9.8's ACL commands (aclEnable=true) against the Java 4.9.7
 #                          servers and ours: outputs and the plain_acl.yml each change leaves, diffed
 #   make compat-metrics    the Prometheus exporters of the Java 5.3.3 broker and ours scraped after
@@ -42,7 +45,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-mqadmin-acl compat-ha compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-mqadmin-acl compat-ha compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench gobench slowloris clean
 
 all: build
 
@@ -111,6 +114,7 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
 	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
@@ -203,11 +207,28 @@ compat-acl-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 4
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 5
 
+# The tests tagged "acl2" (compat/acl2-suite.sh: 5.3.3's ACL 2.0,
+# authenticationEnabled and authorizationEnabled with the Local metadata
+# providers, users and ACLs made through DefaultMQAdminExt) against ours (in
+# make compat) and against the Java 5.3.3 servers. About 1.5 minutes each.
+compat-acl2: build
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
+
+compat-acl2-reference:
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-suite.sh
+
+# mqadmin 5.3.3's ACL 2.0 commands (createUser ... listAcl) and refused calls
+# against the Java 5.3.3 servers and ours (compat/mqadmin-acl2-compare.sh,
+# outputs in compat/target/mqadmin-acl2-compare/). About 5 minutes.
+compat-mqadmin-acl2: build
+	sh compat/mqadmin-acl2-compare.sh
+
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzJSONHeaderFastPath -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./internal/sql92/
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME) ./internal/acl/
+	$(GO) test -run '^$$' -fuzz FuzzAuthorizeRequest -fuzztime $(FUZZTIME) ./internal/auth/
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/
 
 # Takes a few minutes (PHASE_SECS, default 30 s, per tool and broker); see

@@ -84,17 +84,22 @@ func newACLGuard(log *zap.Logger, l line, file string) (*aclGuard, error) {
 }
 
 // files are the ACL files: those of conf/acl, then the default one.
-func (g *aclGuard) files() []string {
+func (g *aclGuard) files() []string { return aclFiles(g.file) }
+
+// aclFiles are the ACL files of a default file: the *.yml of the acl
+// directory beside it, sorted, then the default file.
+func aclFiles(file string) []string {
 	var out []string
-	if entries, err := os.ReadDir(g.dir); err == nil {
+	dir := filepath.Join(filepath.Dir(file), "acl")
+	if entries, err := os.ReadDir(dir); err == nil {
 		for _, e := range entries {
 			if !e.IsDir() && strings.HasSuffix(e.Name(), ".yml") {
-				out = append(out, filepath.Join(g.dir, e.Name()))
+				out = append(out, filepath.Join(dir, e.Name()))
 			}
 		}
 	}
 	sort.Strings(out)
-	return append(out, g.file)
+	return append(out, file)
 }
 
 // fingerprint sums what the files are now: names, sizes, times.

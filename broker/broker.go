@@ -45,6 +45,8 @@ type Broker struct {
 	handlers    handlers
 	// acl is nil unless aclEnable.
 	acl *aclGuard
+	// auth is nil unless ACL 2.0 is on (5.x line).
+	auth *authGuard
 	// metrics and metricsServer are nil unless metricsExporterType=PROM.
 	metrics       *brokerMetrics
 	metricsAddr   string

@@ -52,6 +52,7 @@ type handlers struct {
 	runtime *runtimeInfo
 	tx      *transactionService
 	acl     *aclAdmin
+	auth    *authAdmin
 }
 
 // route is one code's pool and handler.
@@ -140,30 +141,46 @@ func (h *handlers) routes() []route {
 		{code: remoting.GetBrokerClusterAclInfo, pool: adminPool, handler: h.acl.getAclVersion, fourOnly: true},
 		{code: remoting.UpdateGlobalWhiteAddrsConfig, pool: adminPool, handler: h.acl.updateGlobalWhiteAddrs, fourOnly: true},
 		{code: remoting.GetBrokerClusterAclConfig, pool: adminPool, handler: h.acl.getAclConfig, fourOnly: true},
+		{code: remoting.AuthCreateUser, pool: adminPool, handler: h.auth.createUser, fiveOnly: true},
+		{code: remoting.AuthUpdateUser, pool: adminPool, handler: h.auth.updateUser, fiveOnly: true},
+		{code: remoting.AuthDeleteUser, pool: adminPool, handler: h.auth.deleteUser, fiveOnly: true},
+		{code: remoting.AuthGetUser, pool: adminPool, handler: h.auth.getUser, fiveOnly: true},
+		{code: remoting.AuthListUser, pool: adminPool, handler: h.auth.listUser, fiveOnly: true},
+		{code: remoting.AuthCreateAcl, pool: adminPool, handler: h.auth.putAcl, fiveOnly: true},
+		{code: remoting.AuthUpdateAcl, pool: adminPool, handler: h.auth.putAcl, fiveOnly: true},
+		{code: remoting.AuthDeleteAcl, pool: adminPool, handler: h.auth.deleteAcl, fiveOnly: true},
+		{code: remoting.AuthGetAcl, pool: adminPool, handler: h.auth.getAcl, fiveOnly: true},
+		{code: remoting.AuthListAcl, pool: adminPool, handler: h.auth.listAcl, fiveOnly: true},
 	}
 }
 
 // newRouter is the dispatch table of one server: the routes the line
 // serves, on pools of that server sized from broker.conf.
-func newRouter(routes []route, l line, set *settings, log *zap.Logger, guard *aclGuard) (*remoting.Router, pools) {
+func newRouter(routes []route, l line, set *settings, log *zap.Logger, guards ...requestGuard) (*remoting.Router, pools) {
 	r := remoting.NewRouter(log)
 	p := newPools(r, set)
 	for _, rt := range routes {
 		if rt.fiveOnly && !l.servesFiveOnlyCodes() || rt.fourOnly && l.servesFiveOnlyCodes() {
 			continue
 		}
-		h := rt.handler
-		if guard != nil {
-			h = guard.wrap(h)
-		}
-		r.Handle(rt.code, p[rt.pool], h)
+		r.Handle(rt.code, p[rt.pool], guarded(rt.handler, guards))
 	}
-	var fallback remoting.Handler = func(req *remoting.Request) *remoting.Command { return notSupported(log, req) }
-	if guard != nil {
-		fallback = guard.wrap(fallback)
-	}
-	r.SetFallback(fallback)
+	r.SetFallback(guarded(func(req *remoting.Request) *remoting.Command { return notSupported(log, req) }, guards))
 	return r, p
+}
+
+// requestGuard checks a request before its handler runs (ACL 1.0's
+// aclGuard, ACL 2.0's authGuard).
+type requestGuard interface {
+	wrap(h remoting.Handler) remoting.Handler
+}
+
+// guarded wraps a handler in the guards, the first checking first.
+func guarded(h remoting.Handler, guards []requestGuard) remoting.Handler {
+	for i := len(guards) - 1; i >= 0; i-- {
+		h = guards[i].wrap(h)
+	}
+	return h
 }
 
 // newPools sizes the pools from broker.conf.

@@ -16,7 +16,6 @@ package broker
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"time"
 
@@ -149,6 +148,7 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 			schedule: b.schedule, timer: b.timer},
 		acl: &aclAdmin{replier: rp, guard: b.acl, id: b.id, now: now, home: o.Configs.Broker.RocketmqHome,
 			cluster: o.Configs.Broker.BrokerClusterName, name: o.Configs.Broker.BrokerName},
+		auth: &authAdmin{replier: rp, guard: b.auth},
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
 			topics: b.topics, clients: b.clients, offsets: b.offsets, metrics: b.metrics, redirects: rd},
 	}
@@ -169,7 +169,7 @@ func (b *Broker) wireServers(o Options) error {
 		ports = append(ports, p-2)
 	}
 	for _, port := range ports {
-		router, p := newRouter(routes, b.line, set, o.Logger, b.acl)
+		router, p := newRouter(routes, b.line, set, o.Logger, b.guards()...)
 		if b.metrics != nil {
 			router.Observe(b.metrics.observe)
 		}
@@ -183,16 +183,18 @@ func (b *Broker) wireServers(o Options) error {
 	return nil
 }
 
-// wireACL loads ACL 1.0 when aclEnable is on for the 4.x line. 5.3.3 has
-// no ACL 1.0 (aclEnable is ignored there, as 5.3.3 ignores it, with a
-// warning); its ACL 2.0 (authenticationEnabled, authorizationEnabled) is
-// not implemented, so a broker.conf that turns it on fails the start
-// rather than serve without the checks it asks for.
+// wireACL loads ACL 1.0 when aclEnable is on for the 4.x line, and ACL
+// 2.0 when authenticationEnabled or authorizationEnabled is on for the
+// 5.x line (auth.go). 5.3.3 has no ACL 1.0 (aclEnable is ignored there, as
+// 5.3.3 ignores it, with a warning); 4.9.x has no ACL 2.0 (its keys are
+// ignored, with a warning).
 func (b *Broker) wireACL(o Options) error {
-	for _, key := range []string{"authenticationEnabled", "authorizationEnabled"} {
-		if v, ok := o.Configs.File.Value(key); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
-			return fmt.Errorf("broker: %s=true (ACL 2.0) is not implemented by this broker; it would serve without the checks", key)
-		}
+	cfg, err := readAuthConfig(o.Configs.File)
+	if err != nil {
+		return err
+	}
+	if err := b.wireAuth(o, cfg); err != nil {
+		return err
 	}
 	if !o.Configs.Broker.AclEnable {
 		return nil
@@ -201,11 +203,43 @@ func (b *Broker) wireACL(o Options) error {
 		o.Logger.Warn("aclEnable is ACL 1.0, which 5.3.3 no longer has: nothing is checked, as on the Java 5.3.3 broker")
 		return nil
 	}
-	var err error
 	if b.acl, err = newACLGuard(o.Logger, b.line, aclFile(o.Configs)); err != nil {
 		return fmt.Errorf("broker: acl: %w", err)
 	}
 	return nil
+}
+
+// wireAuth opens ACL 2.0 on the 5.x line when broker.conf asks for it
+// (the checks, a metadata provider for the admin codes, or the migration).
+func (b *Broker) wireAuth(o Options, cfg authConfig) error {
+	if !cfg.authn && !cfg.authz && !cfg.authnMeta && !cfg.migrateV1 {
+		return nil
+	}
+	if !b.line.five() {
+		o.Logger.Warn("authenticationEnabled/authorizationEnabled are ACL 2.0, which 4.9.x does not have: " +
+			"ignored, as the Java 4.9.x broker ignores them")
+		return nil
+	}
+	configDir := filepath.Join(o.Configs.Store.StorePathRootDir, "config")
+	g, err := newAuthGuard(o.Logger, replier{version: b.line.version()}, cfg, configDir,
+		o.Configs.Broker.BrokerClusterName, aclFile(o.Configs))
+	if err != nil {
+		return fmt.Errorf("broker: acl 2.0: %w", err)
+	}
+	b.auth = g
+	return nil
+}
+
+// guards are the request guards in force (none, ACL 1.0's or ACL 2.0's).
+func (b *Broker) guards() []requestGuard {
+	var out []requestGuard
+	if b.acl != nil {
+		out = append(out, b.acl)
+	}
+	if b.auth != nil && (b.auth.cfg.authn || b.auth.cfg.authz) {
+		out = append(out, b.auth)
+	}
+	return out
 }
 
 // aclFile is where plain_acl.yml is: as LoadBroker found it, else under

@@ -1,0 +1,266 @@
+package broker
+
+// ACL 2.0 (5.3.3: authenticationEnabled, authorizationEnabled): before any
+// handler runs, the request is authenticated, then authorized, as the
+// Java broker's request pipeline does (AuthenticationPipeline, then
+// AuthorizationPipeline; the users, ACLs and decisions are internal/auth's,
+// what each code asks is auth_contexts.go's). A refusal is answered
+// NO_PERMISSION (16) with the exception's message as remark, e.g.
+//
+//	username cannot be null.                     no AccessKey (an unsigned client)
+//	User:bob is not found.                       unknown user
+//	User:bob is disabled.
+//	check signature failed.                      wrong secret
+//	User:bob has no permission to access Topic:T from 127.0.0.1, no matched policies.
+//	User:bob has no permission to access Topic:T from 127.0.0.1, the decision is deny.
+//	Authorization failed. Please verify your access rights and try again.   (authorization alone, unsigned)
+//
+// broker.conf keys (AuthConfig, Java's names; read from the -c file):
+//
+//	authenticationEnabled, authorizationEnabled       false
+//	authenticationProvider, authorizationProvider     blank or Java's Default* class
+//	authenticationMetadataProvider, authorizationMetadataProvider
+//	                  Java's Local* class (blank: every check refused with
+//	                  "The authenticationMetadataProvider is not configured", as Java)
+//	authenticationStrategy, authorizationStrategy     stateless (default) or stateful: both check
+//	                  every request here (stateful only caches Java's answers per connection)
+//	authenticationWhitelist, authorizationWhitelist   request codes left unchecked, comma list
+//	initAuthenticationUser   {"username":"u","password":"p"}: a super user made at start unless it exists
+//	innerClientAuthenticationCredentials  {"accessKey":"u","secretKey":"p"}: likewise
+//	migrateAuthFromV1Enabled  at start, the ACL 1.0 accounts of plain_acl.yml and conf/acl/*.yml
+//	                  (as ACL 1.0 finds them) that are not users yet become users and ACLs
+//	                  (AuthMigrator; internal/auth's migrate.go)
+//
+// The users and ACLs live in <storePathRootDir>/config/users.json and
+// acls.json (internal/auth's Store; Java keeps them in RocksDB in
+// config/users and config/acls). Line 4 (4.9.x) has no ACL 2.0: the keys
+// are ignored, as the 4.9.x broker ignores them.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/acl"
+	"github.com/rmqgo/rmqgo/internal/auth"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// Java's provider classes, the only ones this broker has.
+const (
+	javaAuthnProvider     = "org.apache.rocketmq.auth.authentication.provider.DefaultAuthenticationProvider"
+	javaAuthzProvider     = "org.apache.rocketmq.auth.authorization.provider.DefaultAuthorizationProvider"
+	javaAuthnMetaProvider = "org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider"
+	javaAuthzMetaProvider = "org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider"
+)
+
+// authConfig is AuthConfig as broker.conf sets it.
+type authConfig struct {
+	authn, authz               bool
+	authnMeta, authzMeta       bool
+	authnWhite, authzWhite     map[string]bool
+	initUser, innerCredentials string
+	migrateV1                  bool
+}
+
+// readAuthConfig reads the keys; a provider class this broker does not
+// have fails the start (Java would load it; we cannot).
+func readAuthConfig(p *conf.Properties) (authConfig, error) {
+	get := func(k string) string {
+		if p == nil {
+			return ""
+		}
+		v, _ := p.Value(k)
+		return strings.TrimSpace(v)
+	}
+	c := authConfig{
+		authn: strings.EqualFold(get("authenticationEnabled"), "true"), authz: strings.EqualFold(get("authorizationEnabled"), "true"),
+		authnMeta: get("authenticationMetadataProvider") != "", authzMeta: get("authorizationMetadataProvider") != "",
+		authnWhite: codeSet(get("authenticationWhitelist")), authzWhite: codeSet(get("authorizationWhitelist")),
+		initUser: get("initAuthenticationUser"), innerCredentials: get("innerClientAuthenticationCredentials"),
+		migrateV1: strings.EqualFold(get("migrateAuthFromV1Enabled"), "true"),
+	}
+	for key, want := range map[string]string{"authenticationProvider": javaAuthnProvider, "authorizationProvider": javaAuthzProvider,
+		"authenticationMetadataProvider": javaAuthnMetaProvider, "authorizationMetadataProvider": javaAuthzMetaProvider} {
+		if v := get(key); v != "" && v != want {
+			return c, fmt.Errorf("broker: %s=%s: only %s is implemented", key, v, want)
+		}
+	}
+	return c, nil
+}
+
+// codeSet is a whitelist: request codes as strings.
+func codeSet(list string) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range strings.Split(list, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// authGuard authenticates and authorizes requests.
+type authGuard struct {
+	replier
+	log     *zap.Logger
+	cfg     authConfig
+	store   *auth.Store
+	cluster string
+}
+
+// newAuthGuard opens the store, makes the initial users and, with
+// migrateAuthFromV1Enabled, migrates the ACL 1.0 accounts of aclFile.
+func newAuthGuard(log *zap.Logger, rp replier, cfg authConfig, configDir, cluster, aclFile string) (*authGuard, error) {
+	st, err := auth.OpenStore(configDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := initUsers(st, cfg); err != nil {
+		return nil, err
+	}
+	switch {
+	case cfg.migrateV1 && cfg.authnMeta && cfg.authzMeta:
+		migrateV1(log, st, aclFile)
+	case cfg.migrateV1:
+		log.Error("[ACL MIGRATE] nothing migrated: authenticationMetadataProvider and authorizationMetadataProvider are needed, as in Java")
+	}
+	log.Info("acl 2.0 enabled", zap.Bool("authentication", cfg.authn), zap.Bool("authorization", cfg.authz),
+		zap.String("users", filepath.Join(configDir, auth.UsersFile)))
+	return &authGuard{replier: rp, log: log, cfg: cfg, store: st, cluster: cluster}, nil
+}
+
+// initUsers is initUser: initAuthenticationUser and
+// innerClientAuthenticationCredentials become super users unless they
+// exist.
+func initUsers(st *auth.Store, cfg authConfig) error {
+	if cfg.initUser != "" {
+		u, err := readJSONPair(cfg.initUser, "username", "password")
+		if err == nil {
+			err = st.EnsureUser(auth.User{Username: u[0], Password: u[1]})
+		}
+		if err != nil {
+			return fmt.Errorf("broker: Init authentication user error.: %w", err)
+		}
+	}
+	if cfg.innerCredentials != "" {
+		c, err := readJSONPair(cfg.innerCredentials, "accesskey", "secretkey")
+		if err == nil {
+			err = st.EnsureUser(auth.User{Username: c[0], Password: c[1]})
+		}
+		if err != nil {
+			return fmt.Errorf("broker: Init inner client authentication credentials error: %w", err)
+		}
+	}
+	return nil
+}
+
+// migrateV1 is AuthMigrator.migrate: the default ACL 1.0 file is made
+// empty when missing (as Java's PlainPermissionManager does), a file or
+// account that cannot be read or migrated is logged and skipped.
+func migrateV1(log *zap.Logger, st *auth.Store, aclFile string) {
+	if _, err := os.Stat(aclFile); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(aclFile), 0o755); err == nil {
+			_ = os.WriteFile(aclFile, nil, 0o644)
+		}
+	}
+	var files []acl.File
+	for _, path := range aclFiles(aclFile) {
+		f, err := acl.ReadFile(path)
+		if err != nil {
+			log.Error("[ACL MIGRATE] acl 1.0 file not read", zap.String("file", path), zap.Error(err))
+			continue
+		}
+		files = append(files, f)
+	}
+	if err := st.MigrateV1(files); err != nil {
+		log.Error("[ACL MIGRATE] some acl 1.0 accounts were not migrated", zap.Error(err))
+	}
+	log.Info("[ACL MIGRATE] acl 1.0 accounts migrated", zap.String("file", aclFile))
+}
+
+// readJSONPair reads two string properties of a JSON object.
+func readJSONPair(text, k1, k2 string) ([2]string, error) {
+	var out [2]string
+	err := fastjson.Decode([]byte(text), func(r *fastjson.Reader) error {
+		return r.Object(func(key string) (err error) {
+			switch fastjson.Property(key) {
+			case k1:
+				out[0], err = r.Str()
+			case k2:
+				out[1], err = r.Str()
+			default:
+				err = r.Skip()
+			}
+			return err
+		})
+	})
+	return out, err
+}
+
+// wrap guards a handler.
+func (g *authGuard) wrap(h remoting.Handler) remoting.Handler {
+	return func(req *remoting.Request) *remoting.Command {
+		if err := g.check(req.Cmd, hostOf(req.Ch.RemoteAddr())); err != nil {
+			g.log.Info("acl 2.0 refused a request", zap.Int32("code", req.Cmd.Code),
+				zap.String("remote", req.Ch.RemoteAddr()), zap.String("reason", err.Error()))
+			return g.reply(req.Cmd, remoting.NoPermission, refusalRemark(err))
+		}
+		return h(req)
+	}
+}
+
+// refusalRemark is the Denied message.
+func refusalRemark(err error) string {
+	var d *auth.Denied
+	if errors.As(err, &d) {
+		return d.Msg
+	}
+	return err.Error()
+}
+
+// check authenticates, then authorizes.
+func (g *authGuard) check(cmd *remoting.Command, sourceIP string) error {
+	code := itoa(cmd.Code)
+	if g.cfg.authn && !g.cfg.authnWhite[code] {
+		if !g.cfg.authnMeta {
+			return &auth.Denied{Msg: "The authenticationMetadataProvider is not configured"}
+		}
+		if err := g.store.Authenticate(auth.SignedContent(cmd.ExtFields, cmd.Body, cmd.Version)); err != nil {
+			return err
+		}
+	}
+	if !g.cfg.authz || g.cfg.authzWhite[code] {
+		return nil
+	}
+	contexts, err := authContexts(cmd, sourceIP, g.cluster)
+	if err != nil {
+		return err
+	}
+	for _, c := range contexts {
+		if err := g.authorize(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// authorize is one context through the chain of handlers.
+func (g *authGuard) authorize(c auth.Context) error {
+	if !c.HasUser {
+		return g.store.Authorize(c)
+	}
+	if !g.cfg.authnMeta {
+		return &auth.Denied{Msg: "The authenticationMetadataProvider is not configured"}
+	}
+	if super, _ := g.store.IsSuper(c.Username); !super && !g.cfg.authzMeta {
+		return &auth.Denied{Msg: "The authorizationMetadataProvider is not configured"}
+	}
+	return g.store.Authorize(c)
+}

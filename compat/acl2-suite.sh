@@ -1,0 +1,32 @@
+#!/bin/sh
+# Runs the tests tagged "acl2" (POSIX sh): ACL 2.0 of the 5.3.3 broker, requests
+# signed by the Java client's AclClientRPCHook, users and ACLs made through
+# DefaultMQAdminExt. run-suite.sh's servers (line 5) with a broker whose
+# broker.conf turns authentication and authorization on with the Local
+# metadata providers and makes the super user acl2Root/acl2Root123
+# (initAuthenticationUser), with migrateAuthFromV1Enabled=true and
+# compat/acl/plain_acl.yml as ROCKETMQ_HOME/conf/plain_acl.yml (its accounts
+# become users and ACLs at start), the Java suite alone, and only those tests.
+#
+#   sh compat/acl2-suite.sh
+#
+# NAMESRV_IMPL, BROKER_IMPL, RMQGO_*_BIN, MVN_TEST_FLAGS, NAMESRV_PORT,
+# BROKER_PORT and RUN_DIR (default compat/target/run-acl2) are passed on as
+# run-suite.sh reads them. BROKER_CONF_EXTRA lines come after these.
+# Ends with run-suite.sh's "compat: N passed, ..." line and status.
+
+set -u
+COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+BROKER_CONF_EXTRA="authenticationEnabled=true
+authorizationEnabled=true
+authenticationProvider=org.apache.rocketmq.auth.authentication.provider.DefaultAuthenticationProvider
+authorizationProvider=org.apache.rocketmq.auth.authorization.provider.DefaultAuthorizationProvider
+authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
+authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
+initAuthenticationUser={\"username\":\"acl2Root\",\"password\":\"acl2Root123\"}
+migrateAuthFromV1Enabled=true
+${BROKER_CONF_EXTRA:-}"
+PLAIN_ACL_FILE=${PLAIN_ACL_FILE:-$COMPAT_DIR/acl/plain_acl.yml}
+export BROKER_CONF_EXTRA PLAIN_ACL_FILE
+RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run-acl2} COMPAT_CLIENTS="" COMPAT_BROKER_B=0 \
+  exec sh "$COMPAT_DIR/run-suite.sh" 5 -Dgroups=acl2 -Dcompat.excludedGroups=

@@ -1,0 +1,208 @@
+package org.rmqgo.compat;
+
+import com.alibaba.fastjson.JSON;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
+import org.apache.rocketmq.client.consumer.PullStatus;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.remoting.protocol.body.AclInfo;
+import org.apache.rocketmq.remoting.protocol.body.UserInfo;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * ACL 2.0 on a 5.3.3 broker (authenticationEnabled and authorizationEnabled with the Local metadata
+ * providers, initAuthenticationUser the super user; compat/acl2-suite.sh): users and ACLs made through
+ * DefaultMQAdminExt, what a permitted, a wrongly signed, an unknown and an unsigned client get, a topic,
+ * a group and a source address the ACL does not allow, and the admin calls' answers. Every refusal is
+ * NO_PERMISSION (16) with the AuthenticationException's or AuthorizationException's message. The
+ * broker also starts with migrateAuthFromV1Enabled=true on compat/acl/plain_acl.yml: its ACL 1.0
+ * accounts become users and ACLs.
+ */
+@Tag("acl2")
+class Acl2Test {
+    static final int NO_PERMISSION = 16;
+    static final String SUPER = "acl2Root";
+    static final String SUPER_PW = "acl2Root123";
+    static final String NORMAL = "acl2Normal";
+    static final String NORMAL_PW = "acl2Normal123";
+    static final String TOPIC_A = "Acl2TopicA";
+    static final String TOPIC_DENY = "Acl2TopicDeny";
+    static final String TOPIC_OTHER = "Acl2TopicOther";
+    static final String TOPIC_IP = "Acl2TopicIp";
+    static final String GROUP_A = "Acl2GroupA";
+    static final String GROUP_OTHER = "Acl2GroupOther";
+
+    private static DefaultMQAdminExt rootAdmin;
+    private final List<AutoCloseable> cleanups = new ArrayList<>();
+
+    @BeforeAll
+    static void usersAndTopics() throws Exception {
+        Assumptions.assumeTrue(Env.serversAreLine5(), "ACL 2.0 is 5.3's");
+        rootAdmin = Acl.admin(Acl.hook(SUPER, SUPER_PW));
+        for (String t : List.of(TOPIC_A, TOPIC_DENY, TOPIC_OTHER, TOPIC_IP, Acl.TOPIC_A, Acl.TOPIC_DENY)) {
+            Clients.createTopic(rootAdmin, Env.brokerAddr(), Env.brokerName(), t, 2, 2);
+        }
+        String addr = Env.brokerAddr();
+        rootAdmin.createUser(addr, NORMAL, NORMAL_PW, null);
+        rootAdmin.createAcl(addr, AclInfo.of("User:" + NORMAL,
+            List.of("Topic:" + TOPIC_A, "Group:" + GROUP_A), List.of("Pub", "Sub"), null, "Allow"));
+        rootAdmin.createAcl(addr, AclInfo.of("User:" + NORMAL, List.of("Topic:" + TOPIC_DENY), List.of("Pub"), null, "Deny"));
+        rootAdmin.createAcl(addr, AclInfo.of("User:" + NORMAL, List.of("Topic:" + TOPIC_IP), List.of("Pub"),
+            List.of("10.10.0.0/16"), "Allow"));
+    }
+
+    @AfterAll
+    static void stopAdmin() {
+        if (rootAdmin != null) {
+            rootAdmin.shutdown();
+            rootAdmin = null;
+        }
+    }
+
+    @AfterEach
+    void runCleanups() throws Exception {
+        Clients.runAll(cleanups);
+    }
+
+    private DefaultMQProducer producer(RPCHook hook) throws Exception {
+        DefaultMQProducer p = Acl.producer(hook);
+        cleanups.add(p::shutdown);
+        return p;
+    }
+
+    private static MessageQueue queue(String topic) {
+        return new MessageQueue(topic, Env.brokerName(), 0);
+    }
+
+    private static SendResult send(DefaultMQProducer p, String topic) throws Exception {
+        return p.send(new Message(topic, "TagA", "acl2".getBytes(StandardCharsets.UTF_8)), queue(topic));
+    }
+
+    private static void assertRefused(String remark, Throwable t, String what) {
+        assertEquals(new Acl.Answer(NO_PERMISSION, remark), Acl.answer(t), what);
+    }
+
+    private static String noPermission(String resource, String detail) {
+        return "User:" + NORMAL + " has no permission to access " + resource + " from 127.0.0.1, " + detail;
+    }
+
+    @Test
+    void permittedProducerAndConsumerWork() throws Exception {
+        DefaultMQProducer p = producer(Acl.hook(NORMAL, NORMAL_PW));
+        SendResult r = send(p, TOPIC_A);
+        assertEquals(SendStatus.SEND_OK, r.getSendStatus(), r.toString());
+        DefaultMQPullConsumer c = Acl.pullConsumer(GROUP_A, Acl.hook(NORMAL, NORMAL_PW));
+        cleanups.add(c::shutdown);
+        PullResult got = c.pull(queue(TOPIC_A), "*", 0, 32);
+        assertEquals(PullStatus.FOUND, got.getPullStatus(), got.toString());
+        // The super user may do anything, without an ACL.
+        assertEquals(SendStatus.SEND_OK, send(producer(Acl.hook(SUPER, SUPER_PW)), TOPIC_DENY).getSendStatus());
+    }
+
+    @Test
+    void wrongSecretUnknownUserAndUnsignedAreRefused() throws Exception {
+        assertRefused("check signature failed.",
+            assertThrows(Exception.class, () -> send(producer(Acl.hook(NORMAL, "notTheSecret1")), TOPIC_A)), "wrong secret");
+        assertRefused("User:acl2Nobody is not found.",
+            assertThrows(Exception.class, () -> send(producer(Acl.hook("acl2Nobody", "acl2Nobody123")), TOPIC_A)), "unknown user");
+        assertRefused("username cannot be null.",
+            assertThrows(Exception.class, () -> send(producer(null), TOPIC_A)), "unsigned");
+    }
+
+    @Test
+    void topicGroupAndSourceAddressTheAclDoesNotAllowAreRefused() throws Exception {
+        DefaultMQProducer p = producer(Acl.hook(NORMAL, NORMAL_PW));
+        assertRefused(noPermission("Topic:" + TOPIC_DENY, "the decision is deny."),
+            assertThrows(Exception.class, () -> send(p, TOPIC_DENY)), "topic denied");
+        assertRefused(noPermission("Topic:" + TOPIC_OTHER, "no matched policies."),
+            assertThrows(Exception.class, () -> send(p, TOPIC_OTHER)), "topic not in the ACL");
+        assertRefused(noPermission("Topic:" + TOPIC_IP, "no matched policies."),
+            assertThrows(Exception.class, () -> send(p, TOPIC_IP)), "allowed from 10.10.0.0/16 only");
+        DefaultMQPullConsumer c = Acl.pullConsumer(GROUP_OTHER, Acl.hook(NORMAL, NORMAL_PW));
+        cleanups.add(c::shutdown);
+        assertRefused(noPermission("Group:" + GROUP_OTHER, "no matched policies."),
+            assertThrows(Exception.class, () -> c.pull(queue(TOPIC_A), "*", 0, 1)), "group not in the ACL");
+    }
+
+    @Test
+    void adminCallsAnswerAsJava() throws Exception {
+        String addr = Env.brokerAddr();
+        UserInfo u = rootAdmin.getUser(addr, NORMAL);
+        assertEquals("{\"password\":\"acl2Normal123\",\"userStatus\":\"enable\",\"userType\":\"Normal\",\"username\":\"acl2Normal\"}",
+            JSON.toJSONString(u));
+        assertNull(rootAdmin.getUser(addr, "acl2Ghost"));
+        assertEquals("[{\"password\":\"acl2Normal123\",\"userStatus\":\"enable\",\"userType\":\"Normal\",\"username\":\"acl2Normal\"}]",
+            JSON.toJSONString(rootAdmin.listUser(addr, "acl2N")));
+        assertEquals("{\"policies\":[{\"entries\":["
+                + "{\"actions\":[\"Pub\",\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Topic:Acl2TopicA\"},"
+                + "{\"actions\":[\"Pub\",\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Group:Acl2GroupA\"},"
+                + "{\"actions\":[\"Pub\"],\"decision\":\"Deny\",\"resource\":\"Topic:Acl2TopicDeny\"},"
+                + "{\"actions\":[\"Pub\"],\"decision\":\"Allow\",\"resource\":\"Topic:Acl2TopicIp\",\"sourceIps\":[\"10.10.0.0/16\"]}"
+                + "],\"policyType\":\"Custom\"}],\"subject\":\"User:acl2Normal\"}",
+            JSON.toJSONString(rootAdmin.getAcl(addr, "User:" + NORMAL)));
+        assertEquals(1, rootAdmin.listAcl(addr, NORMAL, "Acl2TopicIp").get(0).getPolicies().get(0).getEntries().size());
+
+        assertRefused("The user is existed",
+            assertThrows(Exception.class, () -> rootAdmin.createUser(addr, NORMAL, "x1234567", null)), "existing user");
+        assertRefused("The subject of User:acl2Ghost is not exist.", assertThrows(Exception.class, () -> rootAdmin.createAcl(addr,
+            AclInfo.of("User:acl2Ghost", List.of("Topic:T"), List.of("Pub"), null, "Allow"))), "acl of an unknown user");
+        assertRefused("The source ip is invalid.", assertThrows(Exception.class, () -> rootAdmin.createAcl(addr,
+            AclInfo.of("User:" + NORMAL, List.of("Topic:T"), List.of("Pub"), List.of("10.10.0.*"), "Allow"))), "bad address");
+        DefaultMQAdminExt normalAdmin = Acl.admin(Acl.hook(NORMAL, NORMAL_PW));
+        cleanups.add(normalAdmin::shutdown);
+        assertRefused(noPermission("Cluster:DefaultCluster", "no matched policies."),
+            assertThrows(Exception.class, () -> normalAdmin.listUser(addr, "")), "a normal user manages no users");
+
+        String temp = "acl2Temp";
+        rootAdmin.createUser(addr, temp, "acl2Temp123", null);
+        rootAdmin.createAcl(addr, AclInfo.of("User:" + temp, List.of("Topic:" + TOPIC_A), List.of("Pub"), null, "Allow"));
+        assertEquals(SendStatus.SEND_OK, send(producer(Acl.hook(temp, "acl2Temp123")), TOPIC_A).getSendStatus());
+        rootAdmin.updateUser(addr, temp, null, null, "disable");
+        assertRefused("User:acl2Temp is disabled.",
+            assertThrows(Exception.class, () -> send(producer(Acl.hook(temp, "acl2Temp123")), TOPIC_A)), "disabled user");
+        rootAdmin.deleteAcl(addr, "User:" + temp, "Topic:" + TOPIC_A);
+        assertRefused("The acl is not exist.",
+            assertThrows(Exception.class, () -> rootAdmin.deleteAcl(addr, "User:" + temp, null)), "acl deleted with its last entry");
+        rootAdmin.deleteUser(addr, temp);
+        assertNull(rootAdmin.getUser(addr, temp));
+    }
+
+    @Test
+    void acl1AccountsAreMigrated() throws Exception {
+        String addr = Env.brokerAddr();
+        assertEquals("{\"password\":\"12345678\",\"userStatus\":\"enable\",\"userType\":\"Super\",\"username\":\"RocketMQ\"}",
+            JSON.toJSONString(rootAdmin.getUser(addr, Acl.ADMIN_AK)), "admin: true is a super user");
+        assertEquals("{\"policies\":[{\"entries\":["
+                + "{\"actions\":[\"Pub\",\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Topic:AclTopicA\"},"
+                + "{\"actions\":[\"Pub\"],\"decision\":\"Allow\",\"resource\":\"Topic:AclTopicB\"},"
+                + "{\"actions\":[\"All\"],\"decision\":\"Deny\",\"resource\":\"Topic:AclTopicDeny\"},"
+                + "{\"actions\":[\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Group:AclGroupA\"},"
+                + "{\"actions\":[\"All\"],\"decision\":\"Deny\",\"resource\":\"Group:AclGroupDeny\"}],\"policyType\":\"Custom\"},"
+                + "{\"entries\":[{\"actions\":[\"All\"],\"decision\":\"Deny\",\"resource\":\"Topic:*\"},"
+                + "{\"actions\":[\"Sub\"],\"decision\":\"Allow\",\"resource\":\"Group:*\"}],\"policyType\":\"Default\"}],"
+                + "\"subject\":\"User:aclNormal\"}",
+            JSON.toJSONString(rootAdmin.getAcl(addr, "User:" + Acl.NORMAL_AK)));
+        DefaultMQProducer p = producer(Acl.hook(Acl.NORMAL_AK, Acl.NORMAL_SK));
+        assertEquals(SendStatus.SEND_OK, send(p, Acl.TOPIC_A).getSendStatus());
+        assertRefused("User:aclNormal has no permission to access Topic:AclTopicDeny from 127.0.0.1, the decision is deny.",
+            assertThrows(Exception.class, () -> send(p, Acl.TOPIC_DENY)), "a DENY topic perm");
+    }
+}
