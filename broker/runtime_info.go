@@ -273,7 +273,8 @@ func (r *runtimeInfo) brokerRuntimeInfo(m map[string]string, set *settings) {
 	c := set.Broker
 	m["brokerVersionDesc"] = r.line.versionDesc()
 	if r.line.hasFiveRuntimeKeys() {
-		m["brokerActive"] = "true"
+		// isSpecialServiceRunning: the master-only services run
+		m["brokerActive"] = strconv.FormatBool(r.line.runsMasterServices(c.BrokerId, set.Store.BrokerRole))
 		for _, k := range []string{"timerReadBehind", "timerCongestNum"} {
 			m[k] = "0"
 		}

@@ -113,7 +113,11 @@ func (b *Broker) wireServices(o Options) error {
 	}
 	b.ha = newReplication(log, st, o.Configs, o.ListenHost)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics, clientTLS)
-	b.reg.onMaster = b.ha.learnMaster
+	b.reg.onMaster = b.onRegistered
+	if o.Configs.Store.BrokerRole == conf.Slave {
+		b.slaveSync = &slaveSync{log: log, line: b.line, id: b.id, client: b.reg.client, topics: b.topics,
+			groups: b.groups, offsets: b.offsets, schedule: b.schedule}
+	}
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
 	st.SetArrivalListener(b.holds.onArrival)
