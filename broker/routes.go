@@ -52,6 +52,7 @@ type handlers struct {
 	runtime *runtimeInfo
 	tx      *transactionService
 	acl     *aclAdmin
+	modes   *requestModes
 }
 
 // route is one code's pool and handler.
@@ -117,6 +118,7 @@ func (h *handlers) routes() []route {
 		{code: remoting.GetTopicStatsInfo, pool: adminPool, handler: h.stats.getTopicStatsInfo},
 		{code: remoting.GetAllConsumerOffset, pool: adminPool, handler: h.stats.getAllConsumerOffset},
 		{code: remoting.GetAllDelayOffset, pool: adminPool, handler: h.stats.getAllDelayOffset},
+		{code: remoting.GetAllMessageRequestMode, pool: adminPool, handler: h.modes.getAllMessageRequestMode, fiveOnly: true},
 		{code: remoting.ViewBrokerStatsData, pool: adminPool, handler: h.stats.viewBrokerStatsData},
 		{code: remoting.QueryConsumeTimeSpan, pool: adminPool, handler: h.stats.queryConsumeTimeSpan},
 		{code: remoting.GetConsumerConnectionList, pool: adminPool, handler: h.stats.getConsumerConnectionList},

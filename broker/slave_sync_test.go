@@ -140,3 +140,16 @@ func TestSlaveRunsNoMasterServices(t *testing.T) {
 	assert.Equal(t, "false", si["brokerActive"])
 	assert.Equal(t, "2", si["msgPutTotalTodayNow"], "the replicated records count as puts on a slave")
 }
+
+// A 5.x master answers a slave's GET_ALL_MESSAGE_REQUEST_MODE with its
+// (empty) table; 4.x does not know the code.
+func TestMessageRequestModesPerLine(t *testing.T) {
+	c := newClient(t, nil)
+	five := startLineBroker(t, testConfigs(t.TempDir(), ""), protocol.Line5)
+	resp := invoke(t, c, five.Addr(), remoting.NewRequest(remoting.GetAllMessageRequestMode, nil))
+	require.Equal(t, int32(remoting.Success), resp.Code)
+	assert.JSONEq(t, `{"messageRequestModeMap":{}}`, string(resp.Body))
+	four := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	resp = invoke(t, c, four.Addr(), remoting.NewRequest(remoting.GetAllMessageRequestMode, nil))
+	assert.Equal(t, int32(remoting.RequestCodeNotSupported), resp.Code)
+}

@@ -153,6 +153,7 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 			schedule: b.schedule, timer: b.timer},
 		acl: &aclAdmin{replier: rp, guard: b.acl, id: b.id, now: now, home: o.Configs.Broker.RocketmqHome,
 			cluster: o.Configs.Broker.BrokerClusterName, name: o.Configs.Broker.BrokerName},
+		modes: &requestModes{replier: rp},
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
 			topics: b.topics, clients: b.clients, offsets: b.offsets, metrics: b.metrics, redirects: rd},
 	}
