@@ -153,3 +153,47 @@ func TestMessageRequestModesPerLine(t *testing.T) {
 	resp = invoke(t, c, four.Addr(), remoting.NewRequest(remoting.GetAllMessageRequestMode, nil))
 	assert.Equal(t, int32(remoting.RequestCodeNotSupported), resp.Code)
 }
+
+// GET_BROKER_HA_STATUS (5.x, mqadmin haStatus): the master lists its slave
+// in sync at its commitlog end; the slave names its master's HA address.
+func TestBrokerHaStatus(t *testing.T) {
+	master, slave := startPair(t, protocol.Line5, nil)
+	c := newClient(t, nil)
+	sendN(t, c, master, "THA", 3)
+	end := master.store.CommitLogMaxOffset()
+	eventually(t, func() bool { return master.ha.master.AckedOffset() == end }, "the slave acknowledged")
+	var m struct {
+		Master                   bool
+		MasterCommitLogMaxOffset int64
+		InSyncSlaveNums          int
+		HaConnectionInfo         []struct {
+			Addr                 string
+			SlaveAckOffset, Diff int64
+			InSync               bool
+			TransferFromWhere    int64
+		}
+	}
+	resp := invoke(t, c, master.Addr(), remoting.NewRequest(remoting.GetBrokerHaStatus, nil))
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	require.NoError(t, jsonAPI.Unmarshal(resp.Body, &m), string(resp.Body))
+	assert.True(t, m.Master)
+	assert.Equal(t, end, m.MasterCommitLogMaxOffset)
+	assert.Equal(t, 1, m.InSyncSlaveNums)
+	require.Len(t, m.HaConnectionInfo, 1)
+	assert.Equal(t, end, m.HaConnectionInfo[0].SlaveAckOffset)
+	assert.Equal(t, int64(0), m.HaConnectionInfo[0].Diff)
+	assert.Equal(t, end, m.HaConnectionInfo[0].TransferFromWhere)
+
+	var s struct {
+		Master              bool
+		HaClientRuntimeInfo struct {
+			MasterAddr string
+			MaxOffset  int64
+		}
+	}
+	resp = invoke(t, c, slave.Addr(), remoting.NewRequest(remoting.GetBrokerHaStatus, nil))
+	require.NoError(t, jsonAPI.Unmarshal(resp.Body, &s), string(resp.Body))
+	assert.False(t, s.Master)
+	assert.Equal(t, master.ha.master.Addr(), s.HaClientRuntimeInfo.MasterAddr)
+	assert.Equal(t, end, s.HaClientRuntimeInfo.MaxOffset)
+}
