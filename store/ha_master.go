@@ -222,8 +222,8 @@ type haConn struct {
 	// acked is the slave's last report and from the next offset to send
 	// (Java's slaveAckOffset and transferFromWhere), -1 before the first.
 	acked, from atomic.Int64
-	done     chan struct{}
-	stopOnce sync.Once
+	done        chan struct{}
+	stopOnce    sync.Once
 }
 
 // stop closes the connection and ends both goroutines.

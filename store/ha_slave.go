@@ -43,7 +43,7 @@ type HAClient struct {
 	// lastWriteTimestamp, the start time before any).
 	lastRead, lastWrite atomic.Int64
 	cancel              context.CancelFunc
-	done      chan struct{}
+	done                chan struct{}
 }
 
 // NewHAClient returns the slave side of s, replicating from master (an HA
@@ -219,7 +219,7 @@ type haReporter struct {
 	// wrote is stamped with the time of each report sent (Unix ms).
 	wrote *atomic.Int64
 	mu    sync.Mutex
-	buf     [haOffsetLen]byte
+	buf   [haOffsetLen]byte
 }
 
 // report sends offset to the master.
