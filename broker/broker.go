@@ -28,15 +28,17 @@ type Broker struct {
 	settings *liveSettings
 	id       *identity
 
-	store       *store.Store
-	topics      *topicTable
-	groups      *groupTable
-	offsets     *offsetTable
-	filters     *filterTable
-	clients     *clientTable
-	holds       *pullHolds
-	reg         *registrar
-	ha          *replication
+	store   *store.Store
+	topics  *topicTable
+	groups  *groupTable
+	offsets *offsetTable
+	filters *filterTable
+	clients *clientTable
+	holds   *pullHolds
+	reg     *registrar
+	ha      *replication
+	// slaveSync is nil unless brokerRole=SLAVE.
+	slaveSync   *slaveSync
 	schedule    *scheduleService
 	timer       *timerService
 	stats       *runtimeStats
@@ -96,8 +98,10 @@ func (b *Broker) Start() error {
 		}
 	}
 	b.started = true
-	b.schedule.start()
-	b.timer.start()
+	if b.runsMasterServices() {
+		b.schedule.start()
+		b.timer.start()
+	}
 	b.reg.registerAll(false)
 	b.startServices()
 	b.log.Info("broker started", zap.String("addr", b.Addr()), zap.String("brokerAddr", b.id.brokerAddr()))
@@ -112,14 +116,19 @@ func (b *Broker) startServices() {
 	b.goService(func(stop <-chan struct{}) { runEvery(stop, set.FlushConsumerOffsets, b.persistOffsets) })
 	b.goService(b.clients.expiryLoop)
 	b.goService(b.holds.loop)
-	b.goService(b.schedule.loop)
-	b.goService(b.timer.loop)
+	if b.runsMasterServices() {
+		b.goService(b.schedule.loop)
+		b.goService(b.timer.loop)
+		b.goService(b.handlers.tx.checkLoop)
+	}
+	if b.slaveSync != nil {
+		b.goService(b.slaveSync.loop)
+	}
 	b.goService(b.stats.loop)
 	b.goService(b.brokerStats.loop)
 	if b.statsLogger != nil {
 		b.goService(func(stop <-chan struct{}) { b.brokerStats.logLoop(stop, b.statsLogger) })
 	}
-	b.goService(b.handlers.tx.checkLoop)
 	if b.metricsServer != nil {
 		b.goService(b.metricsServer.serve)
 	}
@@ -220,5 +229,22 @@ func runEvery(stop <-chan struct{}, period time.Duration, fn func()) {
 		case <-tick.C:
 			fn()
 		}
+	}
+}
+
+// runsMasterServices tells whether this broker runs the master-only
+// services (line.runsMasterServices).
+func (b *Broker) runsMasterServices() bool {
+	set := b.settings.load()
+	return b.line.runsMasterServices(set.Broker.BrokerId, set.Store.BrokerRole)
+}
+
+// onRegistered takes what a name server answered a registration with:
+// the master's HA address (replication) and address (slave sync), as
+// doRegisterBrokerAll does with the first answer.
+func (b *Broker) onRegistered(haServerAddr, masterAddr string) {
+	b.ha.learnMaster(haServerAddr, masterAddr)
+	if b.slaveSync != nil {
+		b.slaveSync.setMaster(masterAddr)
 	}
 }

@@ -18,7 +18,7 @@
 // Request families (one struct each, its codes in the file's header):
 //
 //	send.go send_batch.go send_checks.go send_back.go   sendService
-//	pull.go pull_holds.go offset_moved.go               pullService, long polling
+//	pull.go pull_slave.go pull_holds.go offset_moved.go pullService, long polling
 //	query_message.go                                    queryService
 //	heartbeat.go queue_locks.go                         clientService
 //	consumer_offsets.go reset_offset.go admin_clone_offset.go   offsetService
@@ -30,11 +30,14 @@
 //	call_consumer.go consumer_status.go                 consumerCalls
 //	runtime_info.go                                     runtimeInfo
 //	transaction.go transaction_check.go                 transactionService
+//	admin_ha_status.go                                  haStatus (5.x)
+//	admin_request_mode.go                               requestModes (5.x)
 //
 // Tables (each owns its lock and its config/*.json file): topics.go,
 // groups.go, offsets.go, consumer_filters.go (with bloom_filter.go),
 // clients.go. Background services: register.go (name-server
-// registration), schedule.go (delay levels), timer.go (5.x timers),
+// registration), replication.go (HA roles) with slave_sync.go (a slave's
+// copy of its master's tables), schedule.go (delay levels), timer.go (5.x timers),
 // transaction_check.go, broker_stats.go with stats_items.go and
 // stats_log.go, runtime_info.go's sampler. Message properties as Java's
 // broker holds and writes them: properties.go.

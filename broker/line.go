@@ -23,6 +23,8 @@ package broker
 //     name, an empty group body refused, no slave check on group changes,
 //     max(read, write) queues in topic stats, the mapping data version in
 //     topic tables;
+//   - replication: which broker of a pair runs the master-only services,
+//     how a slave answers pulls and syncs from its master;
 //   - config and runtime info: the config text sorted, 5.x's runtime keys,
 //     the earliest-message rule of 4.x.
 //
@@ -32,6 +34,7 @@ package broker
 import (
 	"strings"
 
+	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/sql92"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -258,3 +261,30 @@ func (l line) hasFiveRuntimeKeys() bool { return l.five() }
 // read as 4.9.x reads it, which finds nothing until the first commitlog
 // file holds 2*maxMessageSize bytes past the min offset.
 func (l line) earliestNeedsTwoMessages() bool { return !l.five() }
+
+// runsMasterServices tells whether a broker runs what Java runs on a
+// master only (delayed-message and timer delivery, the transaction
+// check-back): 4.x when brokerRole is not SLAVE (startProcessorByHa,
+// handleScheduleMessageService), 5.x when brokerId is 0
+// (changeSpecialServiceStatus).
+func (l line) runsMasterServices(brokerID int64, role conf.BrokerRole) bool {
+	if l.five() {
+		return brokerID == protocol.MasterID
+	}
+	return role != conf.Slave
+}
+
+// slaveRejectsPulls tells whether a slave without slaveReadEnable answers
+// every pull SYSTEM_BUSY (5.x's PullMessageProcessor.rejectRequest); a
+// 4.x slave serves it, suggesting the master.
+func (l line) slaveRejectsPulls() bool { return l.five() }
+
+// slaveCommitsPullOffsets tells whether a slave records the offset a
+// pull commits (5.x); 4.x's storeOffsetEnable leaves it out on a slave.
+func (l line) slaveCommitsPullOffsets() bool { return l.five() }
+
+// slaveSendsIdlePullsToMaster tells whether a slave (brokerId > 0) whose
+// reader is not behind suggests the master and answers a pull that found
+// nothing PULL_RETRY_IMMEDIATELY (5.x, with minBrokerIdInGroup 0 as it is
+// without enableSlaveActingMaster).
+func (l line) slaveSendsIdlePullsToMaster() bool { return l.five() }

@@ -17,6 +17,7 @@ package broker
 // (long polling, see pull_holds.go) and answered when a message arrives or
 // its time is up.
 // PULL_OFFSET_MOVED also writes an OFFSET_MOVED_EVENT message (offset_moved.go).
+// On a slave: pull_slave.go.
 
 import (
 	"fmt"
@@ -116,11 +117,14 @@ func (s *pullService) rerunPull(req *remoting.Request) *remoting.Command {
 // processPull runs a pull; allowSuspend is false when a parked pull is
 // re-run, which must answer now.
 func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *remoting.Command {
+	set := s.settings.load()
+	if s.rejectsPulls(set) {
+		return s.reply(req.Cmd, remoting.SystemBusy, rejectRequestRemark)
+	}
 	h, err := parsePullHeader(req.Cmd)
 	if err != nil {
 		return s.replyHeaderError(req.Cmd, err)
 	}
-	set := s.settings.load()
 	resp := s.replyOK(req.Cmd)
 	gc, sub, f := s.checkPull(req, h, set)
 	if f != nil {
@@ -137,13 +141,15 @@ func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *rem
 	resp.SetExt("nextBeginOffset", itoa(res.NextBeginOffset))
 	resp.SetExt("minOffset", itoa(res.MinOffset))
 	resp.SetExt("maxOffset", itoa(res.MaxOffset))
-	resp.SetExt("suggestWhichBrokerId", itoa(suggestBroker(gc, res, set)))
+	suggest := suggestBroker(gc, res, set)
 	if s.line.answersPullSysFlags() {
 		tc, _ := s.topics.get(h.topic)
 		resp.SetExt("topicSysFlag", itoa(tc.TopicSysFlag))
 		resp.SetExt("groupSysFlag", itoa(gc.GroupSysFlag))
 	}
 	code := pullStatusCode(res.Status, h.queueOffset)
+	code, suggest = s.slaveAnswer(code, suggest, gc, res, set)
+	resp.SetExt("suggestWhichBrokerId", itoa(suggest))
 	resp.Code = int32(code)
 	resp.SetRemark(res.Status.String())
 	if code == remoting.PullOffsetMoved {
@@ -152,7 +158,7 @@ func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *rem
 			zap.Int32("queueId", h.queueID), zap.Int64("requestOffset", h.queueOffset), zap.Int64("newOffset", res.NextBeginOffset))
 	}
 	s.offsets.commitPull(h.group, h.topic, h.queueID, res.NextBeginOffset)
-	if allowSuspend && h.sysFlag&pullFlagCommitOffset != 0 {
+	if allowSuspend && h.sysFlag&pullFlagCommitOffset != 0 && s.commitsPullOffsets(set) {
 		s.offsets.commit(h.group, h.topic, h.queueID, h.commitOffset)
 	}
 	switch {
@@ -206,18 +212,6 @@ func sendRecords(log *zap.Logger, req *remoting.Request, resp *remoting.Command,
 	if err := req.SendParts(resp, parts, res.Release); err != nil {
 		log.Debug("records not sent", zap.String("remote", req.Ch.RemoteAddr()), zap.Error(err))
 	}
-}
-
-// suggestBroker is the suggestWhichBrokerId rule: the master unless
-// slaveReadEnable lets a slow reader go to a slave.
-func suggestBroker(gc protocol.SubscriptionGroupConfig, res *store.GetResult, set *settings) int64 {
-	if !set.Broker.SlaveReadEnable {
-		return protocol.MasterID
-	}
-	if res.SuggestPullingFromSlave {
-		return gc.WhichBrokerWhenConsumeSlowly
-	}
-	return gc.BrokerID
 }
 
 // pullStatusCode maps a store status to the response code.

@@ -32,9 +32,9 @@ type registrar struct {
 	id       *identity
 	topics   *topicTable
 	client   *remoting.Client
-	// onMaster, when set, is told the master's HA address a name server
-	// answers a slave's registration with.
-	onMaster func(haServerAddr string)
+	// onMaster, when set, is told the master's HA address and address a
+	// name server answers a registration with ("" when it has none).
+	onMaster func(haServerAddr, masterAddr string)
 	// changed is signalled when a topic is created or changed, so that the
 	// name servers learn of it at once.
 	changed chan struct{}
@@ -142,7 +142,7 @@ func (r *registrar) registerOne(addr string, body []byte, oneway bool, set *sett
 	default:
 		r.log.Debug("register broker to name server OK", zap.String("namesrv", addr))
 		if r.onMaster != nil {
-			r.onMaster(resp.ExtString("haServerAddr"))
+			r.onMaster(resp.ExtString("haServerAddr"), resp.ExtString("masterAddr"))
 		}
 	}
 }

@@ -16,10 +16,12 @@ package broker
 //     slave within haSlaveFallbehindMax, FLUSH_SLAVE_TIMEOUT without the
 //     ack in time; the message is stored either way (Java's handleHA).
 //
-// Not yet: SlaveSynchronize (topics, consumer offsets, delay offsets and
-// subscription groups copied from the master every 10 s), reads
-// redirected to the slave (suggestWhichBrokerId), and a slave's own
-// background services that Java does not run on a slave.
+//   - a SLAVE copies its master's topics, offsets, delay offsets and
+//     groups (slave_sync.go) from the masterAddr of REGISTER_BROKER's
+//     answer, and does not run the master-only services (delayed-message
+//     and timer delivery, transaction check-back: line.runsMasterServices).
+//   - pulls: suggestWhichBrokerId and a slave's answers (pull.go,
+//     pull_slave.go).
 
 import (
 	"net"
@@ -80,7 +82,7 @@ func (r *replication) close() error {
 
 // learnMaster takes the master's HA address from a REGISTER_BROKER
 // answer (Java's updateHaMasterAddress when updateMasterHAServerAddrPeriodically).
-func (r *replication) learnMaster(haServerAddr string) {
+func (r *replication) learnMaster(haServerAddr, _ string) {
 	if r.client == nil || r.fixedMaster || haServerAddr == "" {
 		return
 	}

@@ -15,18 +15,23 @@ import (
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
-// startMasterNamesrv is a name server that answers a slave's registration
-// with the master's HA address, as Java's RouteInfoManager does.
-func startMasterNamesrv(t *testing.T, masterHA *atomic.Value) string {
+// pairNamesrv is a name server for a master and its slave: it answers a
+// slave's registration with the master's HA address and address, as
+// Java's RouteInfoManager does, once master is set.
+type pairNamesrv struct {
+	addr   string
+	master atomic.Pointer[Broker]
+}
+
+func startMasterNamesrv(t *testing.T) *pairNamesrv {
+	ns := &pairNamesrv{}
 	r := remoting.NewRouter(zaptest.NewLogger(t))
 	p := r.NewPool(remoting.PoolOptions{Name: "ns", Workers: 2, Queue: 100})
 	r.Handle(remoting.RegisterBroker, p, func(req *remoting.Request) *remoting.Command {
 		resp := remoting.NewResponse(req.Cmd, remoting.Success, "")
-		if req.Cmd.ExtString("brokerId") != "0" {
-			if ha, _ := masterHA.Load().(string); ha != "" {
-				resp.SetExt("haServerAddr", ha)
-				resp.SetExt("masterAddr", "unused")
-			}
+		if m := ns.master.Load(); m != nil && req.Cmd.ExtString("brokerId") != "0" {
+			resp.SetExt("haServerAddr", m.ha.master.Addr())
+			resp.SetExt("masterAddr", m.Addr())
 		}
 		return resp
 	})
@@ -36,7 +41,8 @@ func startMasterNamesrv(t *testing.T, masterHA *atomic.Value) string {
 	s := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", Router: r, Logger: zaptest.NewLogger(t), EventLoops: 1})
 	require.NoError(t, s.Start())
 	t.Cleanup(func() { _ = s.Shutdown() })
-	return s.Addr()
+	ns.addr = s.Addr()
+	return ns
 }
 
 // slaveConfigs are broker-t's slave (brokerId 1) in dir.
@@ -48,17 +54,16 @@ func slaveConfigs(dir, namesrv string) *conf.BrokerConfigs {
 }
 
 func TestReplicaFollowsMasterByteForByte(t *testing.T) {
-	var masterHA atomic.Value
-	ns := startMasterNamesrv(t, &masterHA)
-	master := startBroker(t, testConfigs(t.TempDir(), ns), nil)
-	masterHA.Store(master.ha.master.Addr())
+	ns := startMasterNamesrv(t)
+	master := startBroker(t, testConfigs(t.TempDir(), ns.addr), nil)
+	ns.master.Store(master)
 	c := newClient(t, nil)
 	for i := range 30 {
 		body := []byte("before-" + strconv.Itoa(i))
 		require.Equal(t, int32(remoting.Success), invoke(t, c, master.Addr(), withBody(sendRequest("HA1", int32(i%4), body, nil), body)).Code)
 	}
 	// No haMasterAddress: the slave learns it from the name server.
-	slave := startBroker(t, slaveConfigs(t.TempDir(), ns), nil)
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns.addr), nil)
 	for i := range 200 {
 		body := bytes.Repeat([]byte{byte(i)}, 100+i*13)
 		require.Equal(t, int32(remoting.Success), invoke(t, c, master.Addr(), withBody(sendRequest("HA1", int32(i%4), body, nil), body)).Code)
@@ -90,27 +95,25 @@ func TestReplicaFollowsMasterByteForByte(t *testing.T) {
 }
 
 func TestSlaveRefusesSend(t *testing.T) {
-	var masterHA atomic.Value
-	ns := startMasterNamesrv(t, &masterHA)
-	slave := startBroker(t, slaveConfigs(t.TempDir(), ns), nil)
+	ns := startMasterNamesrv(t)
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns.addr), nil)
 	resp := invoke(t, newClient(t, nil), slave.Addr(), withBody(sendRequest("HA2", 0, []byte("x"), nil), []byte("x")))
 	require.Equal(t, int32(remoting.ServiceNotAvailable), resp.Code)
 	require.Contains(t, resp.Remark, "service not available now")
 }
 
 func TestSyncMasterWithoutSlaveAnswersSlaveNotAvailable(t *testing.T) {
-	var masterHA atomic.Value
-	ns := startMasterNamesrv(t, &masterHA)
-	c := testConfigs(t.TempDir(), ns)
+	ns := startMasterNamesrv(t)
+	c := testConfigs(t.TempDir(), ns.addr)
 	c.Store.BrokerRole = conf.SyncMaster
 	c.Store.SyncFlushTimeout = 200
 	master := startBroker(t, c, nil)
-	masterHA.Store(master.ha.master.Addr())
+	ns.master.Store(master)
 	cl := newClient(t, nil)
 	resp := invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("x"), nil), []byte("x")))
 	require.Equal(t, int32(remoting.SlaveNotAvailable), resp.Code)
 	require.NotEmpty(t, resp.ExtString("msgId"), "stored: the ids go back with the code")
-	slave := startBroker(t, slaveConfigs(t.TempDir(), ns), nil)
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns.addr), nil)
 	eventually(t, func() bool { return slave.ha.client.Connected() && master.ha.master.Slaves() == 1 }, "slave connected")
 	eventually(t, func() bool {
 		return invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("y"), nil), []byte("y"))).Code == int32(remoting.Success)

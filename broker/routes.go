@@ -53,6 +53,8 @@ type handlers struct {
 	tx      *transactionService
 	acl     *aclAdmin
 	auth    *authAdmin
+	modes   *requestModes
+	ha      *haStatus
 }
 
 // route is one code's pool and handler.
@@ -118,6 +120,8 @@ func (h *handlers) routes() []route {
 		{code: remoting.GetTopicStatsInfo, pool: adminPool, handler: h.stats.getTopicStatsInfo},
 		{code: remoting.GetAllConsumerOffset, pool: adminPool, handler: h.stats.getAllConsumerOffset},
 		{code: remoting.GetAllDelayOffset, pool: adminPool, handler: h.stats.getAllDelayOffset},
+		{code: remoting.GetAllMessageRequestMode, pool: adminPool, handler: h.modes.getAllMessageRequestMode, fiveOnly: true},
+		{code: remoting.GetBrokerHaStatus, pool: adminPool, handler: h.ha.getBrokerHaStatus, fiveOnly: true},
 		{code: remoting.ViewBrokerStatsData, pool: adminPool, handler: h.stats.viewBrokerStatsData},
 		{code: remoting.QueryConsumeTimeSpan, pool: adminPool, handler: h.stats.queryConsumeTimeSpan},
 		{code: remoting.GetConsumerConnectionList, pool: adminPool, handler: h.stats.getConsumerConnectionList},

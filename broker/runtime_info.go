@@ -273,7 +273,8 @@ func (r *runtimeInfo) brokerRuntimeInfo(m map[string]string, set *settings) {
 	c := set.Broker
 	m["brokerVersionDesc"] = r.line.versionDesc()
 	if r.line.hasFiveRuntimeKeys() {
-		m["brokerActive"] = "true"
+		// isSpecialServiceRunning: the master-only services run
+		m["brokerActive"] = strconv.FormatBool(r.line.runsMasterServices(c.BrokerId, set.Store.BrokerRole))
 		for _, k := range []string{"timerReadBehind", "timerCongestNum"} {
 			m[k] = "0"
 		}
@@ -368,26 +369,7 @@ func diskRatio(path string) float64 {
 	if err != nil {
 		return -1
 	}
-	return javaDiskRatio(total, free, usable)
-}
-
-// javaDiskRatio is getDiskPartitionSpaceUsedPercent's arithmetic (both
-// lines): used = total-free over used+usable (the space a non-root user
-// sees), as a percentage rounded up to a whole number, then /100.
-func javaDiskRatio(total, free, usable int64) float64 {
-	if total <= 0 {
-		return -1
-	}
-	used := total - free
-	entire := used + usable
-	if entire <= 0 {
-		return -1
-	}
-	pct := used * 100 / entire
-	if used*100%entire != 0 {
-		pct++
-	}
-	return float64(pct) / 100.0
+	return store.DiskUsedRatio(total, free, usable)
 }
 
 // remainTransientBuffers is remainTransientStoreBufferNumbs: Java reports

@@ -82,10 +82,10 @@ func TestHumanBytesIsJavas(t *testing.T) {
 // showed 0.33 where used/total was 0.12 (root-reserved blocks).
 func TestJavaDiskRatioIsUsedOverUsedPlusUsableRoundedUp(t *testing.T) {
 	const gib = 1 << 30
-	assert.Equal(t, 0.33, javaDiskRatio(252*gib, 222*gib, 61*gib))
-	assert.Equal(t, 0.5, javaDiskRatio(100, 50, 50))
-	assert.Equal(t, 0.34, javaDiskRatio(300, 200, 199))
-	assert.Equal(t, -1.0, javaDiskRatio(0, 0, 0))
+	assert.Equal(t, 0.33, store.DiskUsedRatio(252*gib, 222*gib, 61*gib))
+	assert.Equal(t, 0.5, store.DiskUsedRatio(100, 50, 50))
+	assert.Equal(t, 0.34, store.DiskUsedRatio(300, 200, 199))
+	assert.Equal(t, -1.0, store.DiskUsedRatio(0, 0, 0))
 }
 
 // 4.9.x reads 2*maxMessageSize bytes at the commitlog's min offset to

@@ -112,7 +112,11 @@ func (b *Broker) wireServices(o Options) error {
 	}
 	b.ha = newReplication(log, st, o.Configs, o.ListenHost)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics, clientTLS)
-	b.reg.onMaster = b.ha.learnMaster
+	b.reg.onMaster = b.onRegistered
+	if o.Configs.Store.BrokerRole == conf.Slave {
+		b.slaveSync = &slaveSync{log: log, line: b.line, id: b.id, client: b.reg.client, topics: b.topics,
+			groups: b.groups, offsets: b.offsets, schedule: b.schedule}
+	}
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
 	st.SetArrivalListener(b.holds.onArrival)
@@ -148,7 +152,9 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 			schedule: b.schedule, timer: b.timer},
 		acl: &aclAdmin{replier: rp, guard: b.acl, id: b.id, now: now, home: o.Configs.Broker.RocketmqHome,
 			cluster: o.Configs.Broker.BrokerClusterName, name: o.Configs.Broker.BrokerName},
-		auth: &authAdmin{replier: rp, guard: b.auth},
+		auth:  &authAdmin{replier: rp, guard: b.auth},
+		modes: &requestModes{replier: rp},
+		ha:    &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client},
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
 			topics: b.topics, clients: b.clients, offsets: b.offsets, metrics: b.metrics, redirects: rd},
 	}

@@ -41,6 +41,9 @@
 # the run's choices (line, BROKER_IMPL, RMQGO_BROKER_BIN) from RUN_DIR/env.sh,
 # so it needs only RUN_DIR; the earlier output is kept as stdout.log.1, .2...
 # The tests call it through COMPAT_SERVERS_SCRIPT and COMPAT_RUN_DIR (env.sh).
+# "slave" names broker-a's slave (COMPAT_SLAVE=1), run as SLAVE_IMPL.
+# stop-broker stops a broker the same way and leaves it stopped;
+# start-broker starts a stopped one again (compat/ha-suite.sh).
 # With --kill it sends SIGKILL instead (no shutdown hook: the broker restarts
 # on a store it did not close, as after a crash) and waits for the process to
 # be gone before it starts the broker again.
@@ -493,8 +496,9 @@ start_all() {
 restart_broker() {
   case ${1:-} in
     a|b) bname=broker-$1 ;;
-    broker-a|broker-b) bname=$1 ;;
-    *) die "restart-broker: which broker, a or b? (got '${1:-}')" ;;
+    broker-a|broker-b|broker-a-slave) bname=$1 ;;
+    slave) bname=broker-a-slave ;;
+    *) die "restart-broker: which broker, a, b or slave? (got '${1:-}')" ;;
   esac
   shift
   impl_arg="" kill_it=0
@@ -512,6 +516,8 @@ restart_broker() {
   # The run's own choices win over this shell's environment.
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
+  # The slave runs as SLAVE_IMPL.
+  if [ "$bname" = broker-a-slave ]; then BROKER_IMPL=${SLAVE_IMPL:-$BROKER_IMPL}; fi
   # An explicit implementation restarts the broker as the other one on the
   # same store (the store handover test); the next plain restart goes back.
   if [ -n "$impl_arg" ]; then BROKER_IMPL=$impl_arg; fi
@@ -523,7 +529,9 @@ restart_broker() {
     go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "restart-broker: RMQGO_BROKER_BIN=${RMQGO_BROKER_BIN:-} is not executable" ;;
     *) die "restart-broker: BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
   esac
-  if [ -f "$dir/pid" ] && [ "$kill_it" = 1 ]; then
+  if [ "$RB_MODE" = start ]; then
+    :
+  elif [ -f "$dir/pid" ] && [ "$kill_it" = 1 ]; then
     log "$bname: SIGKILL to pid $(cat "$dir/pid")"
     kill_one "$dir" || exit 1
   elif [ -f "$dir/pid" ]; then
@@ -531,6 +539,7 @@ restart_broker() {
     signal_one "$dir"
     reap_one "$dir"
   fi
+  [ "$RB_MODE" = stop ] && return 0
   n=1
   while [ -e "$dir/stdout.log.$n" ]; do n=$((n + 1)); done
   if [ -f "$dir/stdout.log" ]; then mv "$dir/stdout.log" "$dir/stdout.log.$n"; fi
@@ -548,6 +557,8 @@ case $cmd in
   start) LINE=${2:-4}; start_all ;;
   stop) stop_all ;;
   status) status_all ;;
-  restart-broker) shift; restart_broker "$@" ;;
-  *) echo "usage: $0 start [4|5] | stop | status | restart-broker a|b [java|go] [--kill]" >&2; exit 2 ;;
+  restart-broker) shift; RB_MODE=restart restart_broker "$@" ;;
+  stop-broker) shift; RB_MODE=stop restart_broker "$@" ;;
+  start-broker) shift; RB_MODE=start restart_broker "$@" ;;
+  *) echo "usage: $0 start [4|5] | stop | status | restart-broker|stop-broker|start-broker a|b|slave [java|go] [--kill]" >&2; exit 2 ;;
 esac

@@ -168,6 +168,9 @@ func (d *dispatcher) dispatchFile() bool {
 			d.s.log.Error("dispatch failed", zap.Int64("offset", req.offset), zap.Error(err))
 			return false
 		}
+		if d.s.opts.Slave {
+			d.s.stats.recordReplicated(int(r.Size))
+		}
 		pos += int64(r.Size)
 		d.from.Store(f.start + pos)
 	}

@@ -8,7 +8,7 @@
 // clean_queues.go) and the reads (get.go, query.go, walk.go; finding an
 // offset by time as each Java line does, time_search.go) and replication
 // to slaves (Java's DefaultHAService: ha_master.go, ha_slave.go,
-// commitlog_raw.go). Formats are drawn next to their constants.
+// ha_status.go, commitlog_raw.go). Formats are drawn next to their constants.
 //
 // It imports neither remoting nor broker nor conf: it knows messages and
 // files, and its Options are a plain struct (internal/storeconf builds

@@ -106,23 +106,32 @@ func (s *Store) getMessages(topic string, queueID int32, offset int64, maxMsgs i
 	res := &GetResult{Status: GetNoMessageInQueue, NextBeginOffset: offset}
 	cq := s.cqs.find(topic, queueID)
 	if cq == nil {
-		res.NextBeginOffset = 0
+		res.NextBeginOffset = s.correctOffset(offset, 0)
 		return res
 	}
 	res.MinOffset, res.MaxOffset = cq.minOffset(), cq.maxOffset()
 	switch {
 	case res.MaxOffset == 0:
-		res.Status, res.NextBeginOffset = GetNoMessageInQueue, 0
+		res.Status, res.NextBeginOffset = GetNoMessageInQueue, s.correctOffset(offset, 0)
 	case offset < res.MinOffset:
-		res.Status, res.NextBeginOffset = GetOffsetTooSmall, res.MinOffset
+		res.Status, res.NextBeginOffset = GetOffsetTooSmall, s.correctOffset(offset, res.MinOffset)
 	case offset == res.MaxOffset:
 		res.Status = GetOffsetOverflowOne
 	case offset > res.MaxOffset:
-		res.Status, res.NextBeginOffset = GetOffsetOverflowBadly, res.MaxOffset
+		res.Status, res.NextBeginOffset = GetOffsetOverflowBadly, s.correctOffset(offset, res.MaxOffset)
 	default:
 		s.readUnits(cq, offset, maxMsgs, filter, props, res)
 	}
 	return res
+}
+
+// correctOffset is nextOffsetCorrection: the corrected next offset, except
+// on a slave without OffsetCheckInSlave, which keeps the one asked for.
+func (s *Store) correctOffset(asked, corrected int64) int64 {
+	if s.opts.Slave && !s.opts.OffsetCheckInSlave {
+		return asked
+	}
+	return corrected
 }
 
 // readUnits walks the consume queue from offset and collects the records.
@@ -130,7 +139,7 @@ func (s *Store) readUnits(cq *consumeQueue, offset int64, maxMsgs int, filter Ta
 	units, release, ok := cq.units(offset)
 	if !ok {
 		res.Status = GetOffsetFoundNull
-		res.NextBeginOffset = s.nextFileOffset(cq, offset)
+		res.NextBeginOffset = s.correctOffset(offset, s.nextFileOffset(cq, offset))
 		return
 	}
 	defer release()

@@ -124,6 +124,8 @@ func (m *HAMaster) accept() {
 			return
 		}
 		c := &haConn{m: m, nc: nc, request: make(chan int64, 1), done: make(chan struct{})}
+		c.acked.Store(-1)
+		c.from.Store(-1)
 		m.mu.Lock()
 		if m.closed {
 			m.mu.Unlock()
@@ -216,9 +218,12 @@ type haConn struct {
 	m  *HAMaster
 	nc net.Conn
 	// request carries the slave's first offset to the writer.
-	request  chan int64
-	done     chan struct{}
-	stopOnce sync.Once
+	request chan int64
+	// acked is the slave's last report and from the next offset to send
+	// (Java's slaveAckOffset and transferFromWhere), -1 before the first.
+	acked, from atomic.Int64
+	done        chan struct{}
+	stopOnce    sync.Once
 }
 
 // stop closes the connection and ends both goroutines.
@@ -245,6 +250,7 @@ func (c *haConn) readAcks() {
 			return
 		}
 		off := int64(binary.BigEndian.Uint64(buf))
+		c.acked.Store(off)
 		if first {
 			c.request <- off
 		} else if end := c.m.s.CommitLogMaxOffset(); off > end {
@@ -271,6 +277,7 @@ func (c *haConn) transfer() {
 		end := c.m.s.CommitLogMaxOffset()
 		next = end - end%c.m.s.cl.files.fileSize
 	}
+	c.from.Store(next)
 	c.m.log.Info("HA transfer starts", zap.String("slave", c.nc.RemoteAddr().String()), zap.Int64("offset", next))
 	if err := c.sendFrom(next); err != nil {
 		c.m.log.Info("HA transfer ended", zap.String("slave", c.nc.RemoteAddr().String()), zap.Error(err))
@@ -296,6 +303,7 @@ func (c *haConn) sendFrom(next int64) error {
 				return err
 			}
 			next += int64(len(data))
+			c.from.Store(next)
 			lastWrite = time.Now()
 			continue
 		}

@@ -38,14 +38,22 @@ type HAClient struct {
 	wake chan struct{}
 
 	connected atomic.Bool
-	cancel    context.CancelFunc
-	done      chan struct{}
+	// lastRead and lastWrite are when a frame last came and an offset
+	// report last went (Unix ms; Java's lastReadTimestamp and
+	// lastWriteTimestamp, the start time before any).
+	lastRead, lastWrite atomic.Int64
+	cancel              context.CancelFunc
+	done                chan struct{}
 }
 
 // NewHAClient returns the slave side of s, replicating from master (an HA
 // "host:port"; empty until SetMasterAddress) once started.
 func NewHAClient(s *Store, master string) *HAClient {
-	return &HAClient{s: s, log: s.log.Named("ha"), master: master, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &HAClient{s: s, log: s.log.Named("ha"), master: master, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	now := time.Now().UnixMilli()
+	c.lastRead.Store(now)
+	c.lastWrite.Store(now)
+	return c
 }
 
 // SetMasterAddress sets the master's HA address (the name server tells a
@@ -124,7 +132,7 @@ func (c *HAClient) replicate(ctx context.Context, addr string) error {
 	stop := context.AfterFunc(ctx, func() { nc.Close() })
 	defer stop()
 	defer nc.Close()
-	r := &haReporter{nc: nc, timeout: c.s.opts.HA.HousekeepingInterval}
+	r := &haReporter{nc: nc, timeout: c.s.opts.HA.HousekeepingInterval, wrote: &c.lastWrite}
 	if err := r.report(c.s.CommitLogMaxOffset()); err != nil {
 		return err
 	}
@@ -170,6 +178,7 @@ func (c *HAClient) receive(nc net.Conn, r *haReporter) error {
 		if _, err := io.ReadFull(nc, header); err != nil {
 			return err
 		}
+		c.lastRead.Store(time.Now().UnixMilli())
 		offset := int64(binary.BigEndian.Uint64(header))
 		size := int64(int32(binary.BigEndian.Uint32(header[8:])))
 		if end := c.s.CommitLogMaxOffset(); end != 0 && end != offset {
@@ -207,8 +216,10 @@ func growTo(b []byte, n int) []byte {
 type haReporter struct {
 	nc      net.Conn
 	timeout time.Duration
-	mu      sync.Mutex
-	buf     [haOffsetLen]byte
+	// wrote is stamped with the time of each report sent (Unix ms).
+	wrote *atomic.Int64
+	mu    sync.Mutex
+	buf   [haOffsetLen]byte
 }
 
 // report sends offset to the master.
@@ -220,6 +231,9 @@ func (r *haReporter) report(offset int64) error {
 		return err
 	}
 	_, err := r.nc.Write(r.buf[:])
+	if err == nil {
+		r.wrote.Store(time.Now().UnixMilli())
+	}
 	if errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("store: HA report: %w", err)
 	}

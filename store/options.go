@@ -81,6 +81,11 @@ type Options struct {
 	// Slave is brokerRole=SLAVE: puts are refused (SERVICE_NOT_AVAILABLE);
 	// the commitlog grows only by what the master sends.
 	Slave bool
+	// OffsetCheckInSlave (offsetCheckInSlave) lets a slave correct a
+	// read's next offset as a master does; without it a slave's read that
+	// finds no message at the offset asks for the same offset again
+	// (Java's nextOffsetCorrection).
+	OffsetCheckInSlave bool
 	// SyncMaster is brokerRole=SYNC_MASTER: a put that waits for its store
 	// (WAIT, true unless set otherwise) also waits, up to SyncFlushTimeout,
 	// for a slave to acknowledge it (Java's handleHA).

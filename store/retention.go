@@ -171,13 +171,34 @@ func isDeleteHour(deleteWhen string, now time.Time) bool {
 	return false
 }
 
-// diskUsage is the used fraction of the file system holding dir.
+// diskUsage is the used fraction of the file system holding dir, as Java
+// measures it (DiskUsedRatio).
 func diskUsage(dir string) (float64, error) {
-	total, _, usable, err := DiskSpace(dir)
-	if err != nil || total == 0 {
+	total, free, usable, err := DiskSpace(dir)
+	if err != nil {
 		return 0, err
 	}
-	return float64(total-usable) / float64(total), nil
+	return max(DiskUsedRatio(total, free, usable), 0), nil
+}
+
+// DiskUsedRatio is UtilAll.getDiskPartitionSpaceUsedPercent's arithmetic
+// (both lines): used = total-free over used+usable (the space a non-root
+// user sees; blocks reserved for root count as neither), as a percentage
+// rounded up to a whole number, then /100; -1 for an empty file system.
+func DiskUsedRatio(total, free, usable int64) float64 {
+	if total <= 0 {
+		return -1
+	}
+	used := total - free
+	entire := used + usable
+	if entire <= 0 {
+		return -1
+	}
+	pct := used * 100 / entire
+	if used*100%entire != 0 {
+		pct++
+	}
+	return float64(pct) / 100.0
 }
 
 // DiskSpace is the size of the file system holding dir, its free bytes

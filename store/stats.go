@@ -75,6 +75,14 @@ func (st *storeStats) recordPut(n, bytes int, ok bool, d time.Duration) {
 	st.putLatencyMs[min(ms, latencyMsSlots-1)].Add(1)
 }
 
+// recordReplicated counts a record a slave received from its master as
+// a put (Java's reput adds the slave's dispatched records to the put
+// totals), without a put time.
+func (st *storeStats) recordReplicated(bytes int) {
+	st.putTimes.Add(1)
+	st.putBytes.Add(int64(bytes))
+}
+
 // recordGet counts a read.
 func (st *storeStats) recordGet(found bool, n int, d time.Duration) {
 	if found {

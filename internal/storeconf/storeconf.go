@@ -62,6 +62,7 @@ func Options(c *conf.MessageStoreConfig, line5 bool) (store.Options, error) {
 		SlaveFallbehindMax:   int64(c.HaSlaveFallbehindMax),
 	}
 	o.Slave = c.BrokerRole == conf.Slave
+	o.OffsetCheckInSlave = c.OffsetCheckInSlave
 	o.SyncMaster = c.BrokerRole == conf.SyncMaster
 	return o, o.Validate()
 }

@@ -42,17 +42,34 @@ final class RefServers {
         restartBroker(which, "", true, timeoutSeconds);
     }
 
+    /** stop-broker a|b|slave: SIGTERM to the broker, wait for it to exit; it stays stopped. */
+    static void stopBroker(String which, long timeoutSeconds) throws IOException, InterruptedException {
+        run("stop-broker", which, List.of(), timeoutSeconds);
+    }
+
+    /** start-broker a|b|slave: start a stopped broker again on its broker.conf and store, wait for its boot line. */
+    static void startBroker(String which, long timeoutSeconds) throws IOException, InterruptedException {
+        run("start-broker", which, List.of(), timeoutSeconds);
+    }
+
     private static void restartBroker(String which, String impl, boolean kill, long timeoutSeconds)
         throws IOException, InterruptedException {
-        Path runDir = Path.of(Env.runDir());
-        Path log = runDir.resolve("restart-broker-" + which + "-" + System.currentTimeMillis() + ".log");
-        List<String> cmd = new java.util.ArrayList<>(List.of("sh", Env.serversScript(), "restart-broker", which));
+        List<String> extra = new java.util.ArrayList<>();
         if (!impl.isEmpty()) {
-            cmd.add(impl);
+            extra.add(impl);
         }
         if (kill) {
-            cmd.add("--kill");
+            extra.add("--kill");
         }
+        run("restart-broker", which, extra, timeoutSeconds);
+    }
+
+    private static void run(String verb, String which, List<String> extra, long timeoutSeconds)
+        throws IOException, InterruptedException {
+        Path runDir = Path.of(Env.runDir());
+        Path log = runDir.resolve(verb + "-" + which + "-" + System.currentTimeMillis() + ".log");
+        List<String> cmd = new java.util.ArrayList<>(List.of("sh", Env.serversScript(), verb, which));
+        cmd.addAll(extra);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("RUN_DIR", runDir.toString());
         pb.redirectErrorStream(true);
@@ -60,11 +77,11 @@ final class RefServers {
         Process p = pb.start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroy();
-            throw new AssertionError("ref-servers.sh restart-broker " + which + " did not finish within "
+            throw new AssertionError("ref-servers.sh " + verb + " " + which + " did not finish within "
                 + timeoutSeconds + " s; output so far:\n" + read(log));
         }
         if (p.exitValue() != 0) {
-            throw new AssertionError("ref-servers.sh restart-broker " + which + " exited " + p.exitValue()
+            throw new AssertionError("ref-servers.sh " + verb + " " + which + " exited " + p.exitValue()
                 + ":\n" + read(log));
         }
     }

@@ -1,0 +1,41 @@
+package store
+
+// What the HA services report about themselves (Java's HARuntimeInfo,
+// GET_BROKER_HA_STATUS): on the master, each slave connection's address,
+// acknowledged offset and next offset to send; on a slave, the master's
+// HA address and when a frame last came and a report last went.
+
+// HAConnStatus is one slave connection (HAConnectionRuntimeInfo).
+type HAConnStatus struct {
+	// Addr is the slave's host:port.
+	Addr string
+	// AckOffset is the offset the slave last reported (-1 before any).
+	AckOffset int64
+	// TransferFrom is the next offset to send it (-1 before it asked).
+	TransferFrom int64
+}
+
+// Connections lists the connected slaves.
+func (m *HAMaster) Connections() []HAConnStatus {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]HAConnStatus, 0, len(m.conns))
+	for c := range m.conns {
+		out = append(out, HAConnStatus{Addr: c.nc.RemoteAddr().String(), AckOffset: c.acked.Load(), TransferFrom: c.from.Load()})
+	}
+	return out
+}
+
+// HAClientStatus is a slave's side (HAClientRuntimeInfo).
+type HAClientStatus struct {
+	// MasterAddr is the master's HA address ("" when not known yet).
+	MasterAddr string
+	// LastReadMs and LastWriteMs are when a frame last came and an offset
+	// report last went (Unix ms).
+	LastReadMs, LastWriteMs int64
+}
+
+// Status reports the slave's side.
+func (c *HAClient) Status() HAClientStatus {
+	return HAClientStatus{MasterAddr: c.MasterAddress(), LastReadMs: c.lastRead.Load(), LastWriteMs: c.lastWrite.Load()}
+}
