@@ -39,7 +39,7 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
+BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
 .PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-mqadmin-acl compat-ha compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
