@@ -23,7 +23,8 @@ stop_side() {
 # GOADMIN_COMMANDS: the commands this project's mqadmin (cmd/rmqadmin,
 # bin/mqadmin) has; MQA_ADMIN=go runs these with it.
 GOADMIN_COMMANDS="updateTopic deleteTopic updateSubGroup deleteSubGroup updateBrokerConfig topicRoute
-topicStatus topicClusterList brokerStatus consumerProgress clusterList topicList getBrokerConfig"
+topicStatus topicClusterList brokerStatus consumerProgress clusterList topicList getBrokerConfig
+queryMsgByKey queryMsgById"
 
 # goadmin_has COMMAND: whether COMMAND is one of GOADMIN_COMMANDS.
 goadmin_has() {

@@ -2,12 +2,15 @@ package main
 
 // Java's formatting as mqadmin's printf calls use it: Double.toString,
 // String.format("%.Nf") (HALF_UP on the shortest decimal), UtilAll's date
-// formats in the local time zone, and UtilAll.frontStringAtLeast.
+// formats in the local time zone, UtilAll.frontStringAtLeast and
+// HashMap.toString.
 
 import (
+	"strings"
 	"time"
 
 	"github.com/rmqgo/rmqgo/internal/fastjson"
+	"github.com/rmqgo/rmqgo/store"
 )
 
 // javaDouble is Double.toString (0.0, 1.5, 1.0E10).
@@ -41,4 +44,30 @@ func orNull(s string, ok bool) string {
 		return "null"
 	}
 	return s
+}
+
+// javaHashMapString is HashMap<String,String>.toString of pairs put in
+// order into a new HashMap (MessageDecoder.string2messageProperties):
+// {k=v, ...} in the map's iteration order, bucket by bucket (hash spread
+// h ^ h>>>16 over a table of 16, doubled past 3/4 full), each bucket in
+// insertion order.
+func javaHashMapString(pairs [][2]string) string {
+	size := 16
+	for float64(len(pairs)) > 0.75*float64(size) {
+		size *= 2
+	}
+	buckets := make([][]int, size)
+	for i, p := range pairs {
+		h := int32(store.TagsCode(p[0])) // String.hashCode
+		spread := uint32(h) ^ uint32(h)>>16
+		b := int(spread & uint32(size-1))
+		buckets[b] = append(buckets[b], i)
+	}
+	parts := make([]string, 0, len(pairs))
+	for _, b := range buckets {
+		for _, i := range b {
+			parts = append(parts, pairs[i][0]+"="+pairs[i][1])
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }

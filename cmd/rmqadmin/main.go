@@ -17,7 +17,8 @@
 // Commands, by file: topic.go (updateTopic, deleteTopic, topicList,
 // topicRoute, topicStatus, topicClusterList), group.go (updateSubGroup,
 // deleteSubGroup, consumerProgress), broker.go (clusterList,
-// brokerStatus, getBrokerConfig, updateBrokerConfig). The others of
+// brokerStatus, getBrokerConfig, updateBrokerConfig), message.go
+// (queryMsgByKey, queryMsgById). The others of
 // Java's list answer that they need Java's rocketmq-tools.
 package main
 
@@ -61,6 +62,8 @@ func commands() []command {
 		{"topicStatus", "Examine topic Status info", "TopicStatusSubCommand", topicStatusOptions, runTopicStatus},
 		{"topicClusterList", "get cluster info for topic", "TopicClusterSubCommand", topicClusterOptions, runTopicClusterList},
 		{"brokerStatus", "Fetch broker runtime status data", "BrokerStatusSubCommand", brokerStatusOptions, runBrokerStatus},
+		{"queryMsgById", "Query Message by Id", "QueryMsgByIdSubCommand", queryMsgByIDOptions, runQueryMsgByID},
+		{"queryMsgByKey", "Query Message by Key", "QueryMsgByKeySubCommand", queryMsgByKeyOptions, runQueryMsgByKey},
 		{"consumerProgress", "Query consumers's progress, speed", "ConsumerProgressSubCommand", consumerProgressOptions, runConsumerProgress},
 		{"clusterList", "List all of clusters", "ClusterListSubCommand", clusterListOptions, runClusterList},
 		{"topicList", "Fetch all topic list from name server", "TopicListSubCommand", topicListOptions, runTopicList},
@@ -78,7 +81,7 @@ createAcl createUser deleteAcl deleteAclConfig deleteExpiredCommitLog deleteKvCo
 dumpCompactionLog electMaster exportConfigs exportMetadata exportMetadataInRocksDB exportMetrics
 exportPopRecord getAcl getBrokerEpoch getColdDataFlowCtrInfo getConsumerConfig getControllerConfig
 getControllerMetaData getNamesrvConfig getSyncStateSet getUser haStatus listAcl listUser printMsg
-printMsgByQueue producer producerConnection queryCq queryMsgById queryMsgByKey queryMsgByOffset
+printMsgByQueue producer producerConnection queryCq queryMsgByOffset
 queryMsgByUniqueKey queryMsgTraceById remappingStaticTopic removeBroker removeColdDataFlowCtrGroupConfig
 resetMasterFlushOffset resetOffsetByTime rocksDBConfigToJson sendMessage sendMsgStatus
 setCommitLogReadAheadMode setConsumeMode skipAccumulatedMessage startMonitoring statsAll updateAcl

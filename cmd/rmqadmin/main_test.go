@@ -179,3 +179,13 @@ func TestCommandsAgainstOurServers(t *testing.T) {
 	_, _, errOut = mqadmin("4", env, "topicRoute", "-t", "AdminTopic")
 	assert.Contains(t, errOut, "No topic route info in name server for the topic: AdminTopic")
 }
+
+func TestPropertiesPrintInJavaHashMapOrder(t *testing.T) {
+	// As Java's mqadmin printed them for the same properties, stored in
+	// this order (the broker appends CLUSTER; CLUSTER and UNIQ_KEY share a
+	// bucket, so the order they were put in shows).
+	pairs := [][2]string{{"TAGS", "TagA"}, {"KEYS", "mqaKey2"}, {"UNIQ_KEY", "U"}, {"CLUSTER", "DefaultCluster"}}
+	assert.Equal(t, "{KEYS=mqaKey2, UNIQ_KEY=U, CLUSTER=DefaultCluster, TAGS=TagA}", javaHashMapString(pairs))
+	pairs = append(pairs, [2]string{"MAX_OFFSET", "1"}, [2]string{"MIN_OFFSET", "0"})
+	assert.Equal(t, "{MIN_OFFSET=0, MAX_OFFSET=1, KEYS=mqaKey2, UNIQ_KEY=U, CLUSTER=DefaultCluster, TAGS=TagA}", javaHashMapString(pairs))
+}

@@ -135,3 +135,49 @@ func readDouble(r *fastjson.Reader) (float64, error) {
 	}
 	return v, nil
 }
+
+// DecodeConsumerConnection parses a GET_CONSUMER_CONNECTION_LIST body.
+func DecodeConsumerConnection(data []byte) (*ConsumerConnection, error) {
+	c := &ConsumerConnection{SubscriptionTable: map[string]SubscriptionData{}}
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		switch prop {
+		case "connectionset":
+			c.ConnectionSet, err = readList(r, readConnection)
+		case "subscriptiontable":
+			c.SubscriptionTable, err = readMap(r, readSubscriptionData)
+		case "consumetype":
+			c.ConsumeType, err = r.Str()
+		case "messagemodel":
+			c.MessageModel, err = r.Str()
+		case "consumefromwhere":
+			c.ConsumeFromWhere, err = r.Str()
+		default:
+			err = r.Skip()
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func readConnection(r *fastjson.Reader) (Connection, error) {
+	var c Connection
+	err := r.Object(func(key string) (err error) {
+		switch fastjson.Property(key) {
+		case "clientid":
+			c.ClientID, err = r.Str()
+		case "clientaddr":
+			c.ClientAddr, err = r.Str()
+		case "language":
+			c.Language, err = r.Str()
+		case "version":
+			c.Version, err = r.Int()
+		default:
+			err = r.Skip()
+		}
+		return err
+	})
+	return c, err
+}

@@ -28,6 +28,12 @@ func TestAdminBodiesReadBackWhatTheBrokerWrites(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, cs, gotCS, line)
 	}
+	cc := &ConsumerConnection{ConnectionSet: []Connection{{ClientID: "10.0.0.1@1", ClientAddr: "127.0.0.1:5", Language: "JAVA", Version: 409}},
+		SubscriptionTable: map[string]SubscriptionData{"T": {Topic: "T", SubString: "*", ExpressionType: "TAG", TagsSet: []string{}, CodeSet: []int32{}, SubVersion: 1}},
+		ConsumeType: "CONSUME_PASSIVELY", MessageModel: "CLUSTERING", ConsumeFromWhere: "CONSUME_FROM_FIRST_OFFSET"}
+	gotCC, err := DecodeConsumerConnection(cc.AppendJSON(nil))
+	require.NoError(t, err)
+	assert.Equal(t, cc, gotCC)
 	gl, err := DecodeGroupList((&GroupList{GroupList: []string{"b", "a"}}).AppendJSON(nil))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b"}, gl.GroupList)
