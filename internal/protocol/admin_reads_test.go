@@ -30,7 +30,7 @@ func TestAdminBodiesReadBackWhatTheBrokerWrites(t *testing.T) {
 	}
 	cc := &ConsumerConnection{ConnectionSet: []Connection{{ClientID: "10.0.0.1@1", ClientAddr: "127.0.0.1:5", Language: "JAVA", Version: 409}},
 		SubscriptionTable: map[string]SubscriptionData{"T": {Topic: "T", SubString: "*", ExpressionType: "TAG", TagsSet: []string{}, CodeSet: []int32{}, SubVersion: 1}},
-		ConsumeType: "CONSUME_PASSIVELY", MessageModel: "CLUSTERING", ConsumeFromWhere: "CONSUME_FROM_FIRST_OFFSET"}
+		ConsumeType:       "CONSUME_PASSIVELY", MessageModel: "CLUSTERING", ConsumeFromWhere: "CONSUME_FROM_FIRST_OFFSET"}
 	gotCC, err := DecodeConsumerConnection(cc.AppendJSON(nil))
 	require.NoError(t, err)
 	assert.Equal(t, cc, gotCC)
