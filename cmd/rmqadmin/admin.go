@@ -92,9 +92,31 @@ func (a *admin) broker(addr string, code remoting.RequestCode, ext map[string]st
 	return resp, nil
 }
 
-// brokerError is MQBrokerException's message.
+// clientError is Java's MQClientException: a response code (-1 for none)
+// and a message.
+type clientError struct {
+	code int32
+	desc string
+}
+
+func (e *clientError) Error() string {
+	return fmt.Sprintf("org.apache.rocketmq.client.exception.MQClientException: CODE: %d  DESC: %s%s", e.code, e.desc, faqURL)
+}
+
+// brokerRefusal is Java's MQBrokerException: a broker's answer other than
+// SUCCESS.
+type brokerRefusal struct {
+	code       int32
+	desc, addr string
+}
+
+func (e *brokerRefusal) Error() string {
+	return fmt.Sprintf("org.apache.rocketmq.client.exception.MQBrokerException: CODE: %d  DESC: %s BROKER: %s%s", e.code, e.desc, e.addr, faqURL)
+}
+
+// brokerError is the MQBrokerException of a refusal.
 func brokerError(resp *remoting.Command, addr string) error {
-	return fmt.Errorf("org.apache.rocketmq.client.exception.MQBrokerException: CODE: %d  DESC: %s BROKER: %s%s", resp.Code, resp.Remark, addr, faqURL)
+	return &brokerRefusal{code: resp.Code, desc: resp.Remark, addr: addr}
 }
 
 // namesrv calls the name servers in turn until one answers SUCCESS.
@@ -110,7 +132,7 @@ func (a *admin) namesrv(code remoting.RequestCode, ext map[string]string) (*remo
 			continue
 		}
 		if remoting.ResponseCode(resp.Code) != remoting.Success {
-			return resp, fmt.Errorf("org.apache.rocketmq.client.exception.MQClientException: CODE: %d  DESC: %s%s", resp.Code, resp.Remark, faqURL)
+			return resp, &clientError{code: resp.Code, desc: resp.Remark}
 		}
 		return resp, nil
 	}
@@ -131,7 +153,7 @@ func (a *admin) route(topic string) (*protocol.TopicRouteData, error) {
 	resp, err := a.namesrv(remoting.GetRouteinfoByTopic, map[string]string{"topic": topic})
 	if err != nil {
 		if resp != nil && remoting.ResponseCode(resp.Code) == remoting.TopicNotExist {
-			return nil, fmt.Errorf("org.apache.rocketmq.client.exception.MQClientException: CODE: 17  DESC: No topic route info in name server for the topic: %s%s", topic, faqURL)
+			return nil, &clientError{code: int32(remoting.TopicNotExist), desc: "No topic route info in name server for the topic: " + topic}
 		}
 		return nil, err
 	}

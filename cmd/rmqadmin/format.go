@@ -47,27 +47,38 @@ func orNull(s string, ok bool) string {
 }
 
 // javaHashMapString is HashMap<String,String>.toString of pairs put in
-// order into a new HashMap (MessageDecoder.string2messageProperties):
-// {k=v, ...} in the map's iteration order, bucket by bucket (hash spread
-// h ^ h>>>16 over a table of 16, doubled past 3/4 full), each bucket in
-// insertion order.
+// order into a new HashMap (MessageDecoder.string2messageProperties).
 func javaHashMapString(pairs [][2]string) string {
+	keys := make([]string, len(pairs))
+	for i, p := range pairs {
+		keys[i] = p[0]
+	}
+	parts := make([]string, 0, len(pairs))
+	for _, i := range javaHashOrder(keys) {
+		parts = append(parts, pairs[i][0]+"="+pairs[i][1])
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// javaHashOrder is the order a new HashMap or ConcurrentHashMap iterates
+// distinct keys put in this order: bucket by bucket (hash spread h ^
+// h>>>16 over a table of 16, doubled past 3/4 full), each bucket in
+// insertion order. It returns the keys' indexes.
+func javaHashOrder(keys []string) []int {
 	size := 16
-	for float64(len(pairs)) > 0.75*float64(size) {
+	for float64(len(keys)) > 0.75*float64(size) {
 		size *= 2
 	}
 	buckets := make([][]int, size)
-	for i, p := range pairs {
-		h := int32(store.TagsCode(p[0])) // String.hashCode
+	for i, k := range keys {
+		h := int32(store.TagsCode(k)) // String.hashCode
 		spread := uint32(h) ^ uint32(h)>>16
 		b := int(spread & uint32(size-1))
 		buckets[b] = append(buckets[b], i)
 	}
-	parts := make([]string, 0, len(pairs))
+	order := make([]int, 0, len(keys))
 	for _, b := range buckets {
-		for _, i := range b {
-			parts = append(parts, pairs[i][0]+"="+pairs[i][1])
-		}
+		order = append(order, b...)
 	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	return order
 }

@@ -221,7 +221,7 @@ func examineConsumeStats(a *admin, group string, line protocol.Line) (*protocol.
 		all.ConsumeTps += s.ConsumeTps
 	}
 	if len(all.OffsetTable) == 0 && line < protocol.Line5 {
-		return nil, fmt.Errorf("org.apache.rocketmq.client.exception.MQClientException: CODE: 208  DESC: Not found the consumer group consume stats, because return offset table is empty, maybe the consumer not consume any message%s", faqURL)
+		return nil, &clientError{code: consumerNotOnline, desc: "Not found the consumer group consume stats, because return offset table is empty, maybe the consumer not consume any message"}
 	}
 	return all, nil
 }

@@ -18,7 +18,8 @@
 // topicRoute, topicStatus, topicClusterList), group.go (updateSubGroup,
 // deleteSubGroup, consumerProgress), broker.go (clusterList,
 // brokerStatus, getBrokerConfig, updateBrokerConfig), message.go
-// (queryMsgByKey, queryMsgById). The others of
+// (queryMsgByKey, queryMsgById), connection.go (consumerConnection,
+// producerConnection). The others of
 // Java's list answer that they need Java's rocketmq-tools.
 package main
 
@@ -64,6 +65,8 @@ func commands() []command {
 		{"brokerStatus", "Fetch broker runtime status data", "BrokerStatusSubCommand", brokerStatusOptions, runBrokerStatus},
 		{"queryMsgById", "Query Message by Id", "QueryMsgByIdSubCommand", queryMsgByIDOptions, runQueryMsgByID},
 		{"queryMsgByKey", "Query Message by Key", "QueryMsgByKeySubCommand", queryMsgByKeyOptions, runQueryMsgByKey},
+		{"producerConnection", "Query producer's socket connection and client version", "ProducerConnectionSubCommand", producerConnectionOptions, runProducerConnection},
+		{"consumerConnection", "Query consumer's socket connection, client version and subscription", "ConsumerConnectionSubCommand", consumerConnectionOptions, runConsumerConnection},
 		{"consumerProgress", "Query consumers's progress, speed", "ConsumerProgressSubCommand", consumerProgressOptions, runConsumerProgress},
 		{"clusterList", "List all of clusters", "ClusterListSubCommand", clusterListOptions, runClusterList},
 		{"topicList", "Fetch all topic list from name server", "TopicListSubCommand", topicListOptions, runTopicList},
@@ -76,12 +79,12 @@ func commands() []command {
 func javaOnly() []string {
 	return strings.Fields(`addBroker addWritePerm allocateMQ brokerConsumeStats checkMsgSendRT
 checkRocksdbCqWriteProgress cleanBrokerMetadata cleanExpiredCQ cleanUnusedTopic cloneGroupOffset
-clusterAclConfigVersion clusterRT consumeMessage consumerConnection consumerStatus copyAcl copyUser
+clusterAclConfigVersion clusterRT consumeMessage consumerStatus copyAcl copyUser
 createAcl createUser deleteAcl deleteAclConfig deleteExpiredCommitLog deleteKvConfig deleteUser
 dumpCompactionLog electMaster exportConfigs exportMetadata exportMetadataInRocksDB exportMetrics
 exportPopRecord getAcl getBrokerEpoch getColdDataFlowCtrInfo getConsumerConfig getControllerConfig
 getControllerMetaData getNamesrvConfig getSyncStateSet getUser haStatus listAcl listUser printMsg
-printMsgByQueue producer producerConnection queryCq queryMsgByOffset
+printMsgByQueue producer queryCq queryMsgByOffset
 queryMsgByUniqueKey queryMsgTraceById remappingStaticTopic removeBroker removeColdDataFlowCtrGroupConfig
 resetMasterFlushOffset resetOffsetByTime rocksDBConfigToJson sendMessage sendMsgStatus
 setCommitLogReadAheadMode setConsumeMode skipAccumulatedMessage startMonitoring statsAll updateAcl

@@ -19,6 +19,7 @@ package main
 // are written as stored.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/netip"
@@ -43,6 +44,7 @@ const (
 	msgBodyDir          = "/tmp/rocketmq/msgbodys"
 	queryNotFound       = 22  // QUERY_NOT_FOUND
 	consumerNotOnline   = 206 // CONSUMER_NOT_ONLINE
+	noMessage           = 208 // NO_MESSAGE
 	getConsumerConnList = remoting.RequestCode(203)
 )
 
@@ -120,7 +122,7 @@ func queryByKey(a *admin, topic, key string, maxNum, begin, end int64) ([]store.
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("org.apache.rocketmq.client.exception.MQClientException: CODE: 208  DESC: query message by key finished, but no message.%s", faqURL)
+		return nil, &clientError{code: noMessage, desc: "query message by key finished, but no message."}
 	}
 	return out, nil
 }
@@ -193,7 +195,7 @@ func runQueryMsgByID(a *admin, c cmdLine, e env) error {
 func viewMessage(a *admin, id string) (store.Record, error) {
 	host, offset, err := store.DecodeMessageID(id)
 	if err != nil {
-		return store.Record{}, fmt.Errorf("org.apache.rocketmq.client.exception.MQClientException: CODE: -1  DESC: query message by id finished, but no message.%s", faqURL)
+		return store.Record{}, &clientError{code: noMessage, desc: "query message by id finished, but no message."}
 	}
 	addr := host.String()
 	resp, err := a.broker(addr, remoting.ViewMessageById, map[string]string{"offset": strconv.FormatInt(offset, 10)}, nil)
@@ -281,12 +283,13 @@ func messageTracks(a *admin, r *store.Record) []string {
 
 // trackOf is one group's track type and exception description.
 func trackOf(a *admin, group string, r *store.Record) (string, string) {
-	cc, code, err := consumerConnection(a, group)
-	if err != nil {
-		if code == consumerNotOnline {
-			return "NOT_ONLINE", err.Error()
-		}
-		return "UNKNOWN", err.Error()
+	cc, err := consumerConnection(a, group, "")
+	var refused *brokerRefusal
+	switch {
+	case errors.As(err, &refused):
+		return notOnlineOr(refused.code), fmt.Sprintf("CODE:%d DESC:%s", refused.code, refused.desc)
+	case err != nil:
+		return "UNKNOWN", err.Error() // Java: the exception and its first stack frame
 	}
 	switch cc.ConsumeType {
 	case "CONSUME_ACTIVELY":
@@ -296,7 +299,13 @@ func trackOf(a *admin, group string, r *store.Record) (string, string) {
 		return "UNKNOWN", "null"
 	}
 	consumed, err := consumedBy(a, group, r)
-	if err != nil {
+	var failed *clientError
+	switch {
+	case errors.As(err, &failed):
+		return notOnlineOr(failed.code), fmt.Sprintf("CODE:%d DESC:%s", failed.code, failed.desc)
+	case errors.As(err, &refused):
+		return notOnlineOr(refused.code), fmt.Sprintf("CODE:%d DESC:%s", refused.code, refused.desc)
+	case err != nil:
 		return "UNKNOWN", err.Error()
 	}
 	if !consumed {
@@ -310,32 +319,41 @@ func trackOf(a *admin, group string, r *store.Record) (string, string) {
 	return "CONSUMED", "null"
 }
 
-// consumerConnection is examineConsumerConnectionInfo; code is the
-// broker's response code when it refused.
-func consumerConnection(a *admin, group string) (*protocol.ConsumerConnection, int32, error) {
-	route, err := a.route(retryGroupTopicPrefix + group)
+// notOnlineOr is the track type of a failure with code: NOT_ONLINE for
+// CONSUMER_NOT_ONLINE, else UNKNOWN.
+func notOnlineOr(code int32) string {
+	if code == consumerNotOnline {
+		return "NOT_ONLINE"
+	}
+	return "UNKNOWN"
+}
+
+// consumerConnection is examineConsumerConnectionInfo, of the broker at
+// addr or else one of the group's retry topic route.
+func consumerConnection(a *admin, group, addr string) (*protocol.ConsumerConnection, error) {
+	if addr == "" {
+		route, err := a.route(retryGroupTopicPrefix + group)
+		if err != nil {
+			return nil, err
+		}
+		masters := routeMasters(route)
+		if len(masters) == 0 {
+			return nil, &clientError{code: -1, desc: "No broker for the group " + group}
+		}
+		addr = masters[0]
+	}
+	resp, err := a.broker(addr, getConsumerConnList, map[string]string{"consumerGroup": group}, nil)
 	if err != nil {
-		return nil, 0, err
-	}
-	masters := routeMasters(route)
-	if len(masters) == 0 {
-		return nil, 0, fmt.Errorf("no broker for %s", group)
-	}
-	resp, err := a.call(masters[0], getConsumerConnList, map[string]string{"consumerGroup": group}, nil)
-	if err != nil {
-		return nil, 0, err
-	}
-	if remoting.ResponseCode(resp.Code) != remoting.Success {
-		return nil, resp.Code, fmt.Errorf("CODE:%d DESC:%s", resp.Code, resp.Remark)
+		return nil, err
 	}
 	cc, err := protocol.DecodeConsumerConnection(resp.Body)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if len(cc.ConnectionSet) == 0 {
-		return nil, consumerNotOnline, fmt.Errorf("org.apache.rocketmq.client.exception.MQClientException: CODE: 206  DESC: Not found the consumer group connection")
+		return nil, &clientError{code: consumerNotOnline, desc: "Not found the consumer group connection"}
 	}
-	return cc, 0, nil
+	return cc, nil
 }
 
 // consumedBy is DefaultMQAdminExtImpl.consumed: the group's committed

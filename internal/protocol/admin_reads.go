@@ -181,3 +181,19 @@ func readConnection(r *fastjson.Reader) (Connection, error) {
 	})
 	return c, err
 }
+
+// DecodeProducerConnection parses a GET_PRODUCER_CONNECTION_LIST body.
+func DecodeProducerConnection(data []byte) (*ProducerConnection, error) {
+	p := &ProducerConnection{}
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		if prop == "connectionset" {
+			p.ConnectionSet, err = readList(r, readConnection)
+			return err
+		}
+		return r.Skip()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
