@@ -18,7 +18,7 @@
 // topicRoute, topicStatus, topicClusterList), group.go (updateSubGroup,
 // deleteSubGroup, consumerProgress), broker.go (clusterList,
 // brokerStatus, getBrokerConfig, updateBrokerConfig), message.go
-// (queryMsgByKey, queryMsgById), connection.go (consumerConnection,
+// (queryMsgByKey, queryMsgByUniqueKey, queryMsgById), connection.go (consumerConnection,
 // producerConnection). The others of
 // Java's list answer that they need Java's rocketmq-tools.
 package main
@@ -65,6 +65,7 @@ func commands() []command {
 		{"brokerStatus", "Fetch broker runtime status data", "BrokerStatusSubCommand", brokerStatusOptions, runBrokerStatus},
 		{"queryMsgById", "Query Message by Id", "QueryMsgByIdSubCommand", queryMsgByIDOptions, runQueryMsgByID},
 		{"queryMsgByKey", "Query Message by Key", "QueryMsgByKeySubCommand", queryMsgByKeyOptions, runQueryMsgByKey},
+		{"queryMsgByUniqueKey", "Query Message by Unique key", "QueryMsgByUniqueKeySubCommand", queryMsgByUniqueKeyOptions, runQueryMsgByUniqueKey},
 		{"producerConnection", "Query producer's socket connection and client version", "ProducerConnectionSubCommand", producerConnectionOptions, runProducerConnection},
 		{"consumerConnection", "Query consumer's socket connection, client version and subscription", "ConsumerConnectionSubCommand", consumerConnectionOptions, runConsumerConnection},
 		{"consumerProgress", "Query consumers's progress, speed", "ConsumerProgressSubCommand", consumerProgressOptions, runConsumerProgress},
@@ -85,7 +86,7 @@ dumpCompactionLog electMaster exportConfigs exportMetadata exportMetadataInRocks
 exportPopRecord getAcl getBrokerEpoch getColdDataFlowCtrInfo getConsumerConfig getControllerConfig
 getControllerMetaData getNamesrvConfig getSyncStateSet getUser haStatus listAcl listUser printMsg
 printMsgByQueue producer queryCq queryMsgByOffset
-queryMsgByUniqueKey queryMsgTraceById remappingStaticTopic removeBroker removeColdDataFlowCtrGroupConfig
+queryMsgTraceById remappingStaticTopic removeBroker removeColdDataFlowCtrGroupConfig
 resetMasterFlushOffset resetOffsetByTime rocksDBConfigToJson sendMessage sendMsgStatus
 setCommitLogReadAheadMode setConsumeMode skipAccumulatedMessage startMonitoring statsAll updateAcl
 updateAclConfig updateColdDataFlowCtrGroupConfig updateControllerConfig updateGlobalWhiteAddr

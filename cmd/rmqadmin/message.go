@@ -7,6 +7,9 @@ package main
 //     Long.MAX_VALUE, ext _UNIQUE_KEY_QUERY=false) to each broker of the
 //     route; the records whose KEYS hold the key, "%-50s %4d %40d" (the
 //     message id is the UNIQ_KEY when there is one, as MessageClientExt's).
+//   - queryMsgByUniqueKey -t TOPIC -i UNIQ_KEY: QUERY_MESSAGE with
+//     _UNIQUE_KEY_QUERY=true, maxNum 32; the earliest stored message with
+//     the id, printed as queryMsgById prints (no OffsetID line).
 //   - queryMsgById -i OFFSET_MSGID[,...] (5.x also requires -t):
 //     VIEW_MESSAGE_BY_ID (33, header offset) to the store host the id
 //     encodes; the message as QueryMsgByIdSubCommand.printMsg prints it
@@ -79,7 +82,7 @@ func runQueryMsgByKey(a *admin, c cmdLine, e env) error {
 			*f.dst = v
 		}
 	}
-	msgs, err := queryByKey(a, c.get("t"), c.get("k"), maxNum, begin, end)
+	msgs, err := queryMessages(a, c.get("t"), c.get("k"), maxNum, begin, end, false)
 	if err != nil {
 		return err
 	}
@@ -90,15 +93,16 @@ func runQueryMsgByKey(a *admin, c cmdLine, e env) error {
 	return nil
 }
 
-// queryByKey is MQAdminImpl.queryMessage by key: every broker of the
-// route, the records whose KEYS hold key.
-func queryByKey(a *admin, topic, key string, maxNum, begin, end int64) ([]store.Record, error) {
+// queryMessages is MQAdminImpl.queryMessage: every broker of the route
+// asked, the records of topic whose KEYS hold key, or (uniq) the earliest
+// stored one whose message id is key.
+func queryMessages(a *admin, topic, key string, maxNum, begin, end int64, uniq bool) ([]store.Record, error) {
 	route, err := a.route(topic)
 	if err != nil {
 		return nil, err
 	}
 	h := map[string]string{"topic": topic, "key": key, "maxNum": strconv.FormatInt(maxNum, 10),
-		"beginTimestamp": strconv.FormatInt(begin, 10), "endTimestamp": strconv.FormatInt(end, 10), uniqueKeyQueryFlag: "false"}
+		"beginTimestamp": strconv.FormatInt(begin, 10), "endTimestamp": strconv.FormatInt(end, 10), uniqueKeyQueryFlag: strconv.FormatBool(uniq)}
 	var out []store.Record
 	for _, addr := range routeMasters(route) {
 		resp, err := a.call(addr, remoting.QueryMessage, h, nil)
@@ -116,7 +120,12 @@ func queryByKey(a *admin, topic, key string, maxNum, begin, end int64) ([]store.
 			return nil, err
 		}
 		for _, r := range recs {
-			if keys, ok := r.Property(propertyKeys); ok && slices.Contains(strings.Split(keys, " "), key) {
+			switch {
+			case uniq && clientMsgID(&r) == key:
+				if len(out) == 0 || out[0].StoreTimestamp > r.StoreTimestamp {
+					out = []store.Record{r}
+				}
+			case !uniq && r.Topic == topic && hasKey(&r, key):
 				out = append(out, r)
 			}
 		}
@@ -125,6 +134,12 @@ func queryByKey(a *admin, topic, key string, maxNum, begin, end int64) ([]store.
 		return nil, &clientError{code: noMessage, desc: "query message by key finished, but no message."}
 	}
 	return out, nil
+}
+
+// hasKey reports whether the record's KEYS (space separated) hold key.
+func hasKey(r *store.Record, key string) bool {
+	keys, ok := r.Property(propertyKeys)
+	return ok && slices.Contains(strings.Split(keys, " "), key)
 }
 
 // decodeRecords splits a body of stored records (MessageDecoder.decodes).
@@ -183,11 +198,39 @@ func runQueryMsgByID(a *admin, c cmdLine, e env) error {
 		if err != nil {
 			return err
 		}
-		if err := printMsg(a, e, &r); err != nil {
+		if err := printMsg(a, e, &r, true, 0); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func queryMsgByUniqueKeyOptions(line protocol.Line) []option {
+	opts := []option{
+		{short: "i", long: "msgId", hasArg: true, required: true, desc: "Message Id"},
+		{short: "g", long: "consumerGroup", hasArg: true, desc: "consumer group name"},
+		{short: "d", long: "clientId", hasArg: true, desc: "The consumer's client id"},
+		{short: "t", long: "topic", hasArg: true, required: true, desc: "The topic of msg"},
+		{short: "a", long: "showAll", desc: "Print all message, the limit is 32"},
+	}
+	if line >= protocol.Line5 {
+		opts = append(opts, option{short: "c", long: "cluster", hasArg: true, desc: "Cluster name or lmq parent topic, lmq is used to find the route."})
+	}
+	return opts
+}
+
+// runQueryMsgByUniqueKey is QueryMsgByUniqueKeySubCommand.queryById: the
+// earliest message stored with the id (which is all the broker's query
+// gives back, so -a shows that one too).
+func runQueryMsgByUniqueKey(a *admin, c cmdLine, e env) error {
+	if c.has("g") && c.has("d") {
+		return fmt.Errorf("queryMsgByUniqueKey -g/-d is not in this mqadmin: use Apache RocketMQ's rocketmq-tools")
+	}
+	msgs, err := queryMessages(a, c.get("t"), c.get("i"), 32, 0, math.MaxInt64, true)
+	if err != nil {
+		return err
+	}
+	return printMsg(a, e, &msgs[0], false, 0)
 }
 
 // viewMessage is viewMessage by offset message id: VIEW_MESSAGE_BY_ID to
@@ -205,16 +248,19 @@ func viewMessage(a *admin, id string) (store.Record, error) {
 	return store.DecodeRecord(resp.Body)
 }
 
-// printMsg is QueryMsgByIdSubCommand.printMsg.
-func printMsg(a *admin, e env, r *store.Record) error {
-	path, err := writeBody(r)
+// printMsg is QueryMsgByIdSubCommand.printMsg (offsetID) and
+// QueryMsgByUniqueKeySubCommand.showMessage (the index-th message found).
+func printMsg(a *admin, e env, r *store.Record, offsetID bool, index int) error {
+	path, err := writeBody(r, index)
 	if err != nil {
 		return err
 	}
 	field := func(name, value string) { fmt.Fprintf(e.stdout, "%-20s %s\n", name, value) }
 	tags, hasTags := r.Property(propertyTags)
 	keys, hasKeys := r.Property(propertyKeys)
-	field("OffsetID:", r.MsgID())
+	if offsetID {
+		field("OffsetID:", r.MsgID())
+	}
 	field("Topic:", r.Topic)
 	field("Tags:", "["+orNull(tags, hasTags)+"]")
 	field("Keys:", "["+orNull(keys, hasKeys)+"]")
@@ -241,12 +287,16 @@ func printMsg(a *admin, e env, r *store.Record) error {
 	return nil
 }
 
-// writeBody writes the body where Java's createBodyFile does.
-func writeBody(r *store.Record) (string, error) {
+// writeBody writes the body where Java's createBodyFile does (a suffix
+// _index past the first message).
+func writeBody(r *store.Record, index int) (string, error) {
 	if err := os.MkdirAll(msgBodyDir, 0o755); err != nil {
 		return "", err
 	}
 	path := filepath.Join(msgBodyDir, clientMsgID(r))
+	if index > 0 {
+		path += "_" + strconv.Itoa(index)
+	}
 	return path, os.WriteFile(path, r.Body, 0o644)
 }
 
