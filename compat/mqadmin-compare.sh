@@ -113,6 +113,11 @@ run_side() {
   fi || { log "$side: servers did not start; see $dir/setup-servers.out"; cat "$dir/setup-servers.out" >&2; return 1; }
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
+  # Both brokers make their transaction half topic at their first check,
+  # transactionCheckInterval (1 s) after boot: topicList waits for it
+  # rather than race it (our mqadmin starts in milliseconds, Java's in
+  # seconds).
+  wait_topic "$dir" RMQ_SYS_TRANS_HALF_TOPIC || return 1
   n=0
   for cmd in $COMMANDS; do
     n=$((n + 1))
@@ -187,6 +192,18 @@ wait_route() {
     grep -q '"brokerName"' "$1/setup-route-poll.out" && return 0
     [ "$(date +%s)" -ge "$deadline" ] && { log "no route for $2 after 180s"; return 1; }
     sleep 1
+  done
+}
+
+# wait_topic DIR TOPIC: polls topicList until the name server lists TOPIC
+# (up to 60 s).
+wait_topic() {
+  deadline=$(( $(date +%s) + 60 ))
+  while :; do
+    mqa "$1" setup-topic-poll topicList
+    grep -q "^$2\$" "$1/setup-topic-poll.out" && return 0
+    [ "$(date +%s)" -ge "$deadline" ] && { log "no $2 in topicList after 60s"; return 1; }
+    sleep 0.5
   done
 }
 
