@@ -24,7 +24,7 @@ stop_side() {
 # bin/mqadmin) has; MQA_ADMIN=go runs these with it.
 GOADMIN_COMMANDS="updateTopic deleteTopic updateSubGroup deleteSubGroup updateBrokerConfig topicRoute
 topicStatus topicClusterList brokerStatus consumerProgress clusterList topicList getBrokerConfig
-queryMsgByKey queryMsgByUniqueKey queryMsgById consumerConnection producerConnection"
+queryMsgByKey queryMsgByUniqueKey queryMsgById consumerConnection producerConnection resetOffsetByTime"
 
 # goadmin_has COMMAND: whether COMMAND is one of GOADMIN_COMMANDS.
 goadmin_has() {

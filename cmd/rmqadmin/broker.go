@@ -234,16 +234,24 @@ func printClusterMoreStats(a *admin, e env, ci *protocol.ClusterInfo, clusters [
 	}
 }
 
-func brokerStatusOptions(protocol.Line) []option {
-	return []option{
-		{short: "b", long: "brokerAddr", hasArg: true, desc: "Broker address", group: "target"},
-		{short: "c", long: "clusterName", hasArg: true, desc: "which cluster", group: "target"},
+// brokerStatusOptions: -b or -c, which 5.x requires (an OptionGroup).
+func brokerStatusOptions(line protocol.Line) []option {
+	opts := []option{
+		{short: "b", long: "brokerAddr", hasArg: true, desc: "Broker address"},
+		{short: "c", long: "clusterName", hasArg: true, desc: "which cluster"},
 	}
+	if line >= protocol.Line5 {
+		opts[0].group, opts[1].group = "target", "target"
+	}
+	return opts
 }
 
 func runBrokerStatus(a *admin, c cmdLine, e env) error {
 	if c.has("b") {
 		return printRuntimeStats(a, e, c.get("b"), false)
+	}
+	if !c.has("c") {
+		return nil // 4.x prints nothing
 	}
 	addrs, err := a.allAddrs(c.get("c"))
 	if err != nil {

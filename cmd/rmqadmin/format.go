@@ -47,38 +47,68 @@ func orNull(s string, ok bool) string {
 }
 
 // javaHashMapString is HashMap<String,String>.toString of pairs put in
-// order into a new HashMap (MessageDecoder.string2messageProperties).
-func javaHashMapString(pairs [][2]string) string {
-	keys := make([]string, len(pairs))
+// order into a new HashMap of the initial capacity
+// (MessageDecoder.string2messageProperties: 16 on 4.x, 128 on 5.x).
+func javaHashMapString(pairs [][2]string, initial int) string {
+	hashes := make([]int32, len(pairs))
 	for i, p := range pairs {
-		keys[i] = p[0]
+		hashes[i] = javaStringHash(p[0])
 	}
 	parts := make([]string, 0, len(pairs))
-	for _, i := range javaHashOrder(keys) {
+	for _, i := range hashOrder(hashes, grownCapacity(initial, len(pairs))) {
 		parts = append(parts, pairs[i][0]+"="+pairs[i][1])
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // javaHashOrder is the order a new HashMap or ConcurrentHashMap iterates
-// distinct keys put in this order: bucket by bucket (hash spread h ^
-// h>>>16 over a table of 16, doubled past 3/4 full), each bucket in
-// insertion order. It returns the keys' indexes.
+// distinct keys put in this order. It returns the keys' indexes.
 func javaHashOrder(keys []string) []int {
-	size := 16
-	for float64(len(keys)) > 0.75*float64(size) {
-		size *= 2
-	}
-	buckets := make([][]int, size)
+	hashes := make([]int32, len(keys))
 	for i, k := range keys {
-		h := int32(store.TagsCode(k)) // String.hashCode
+		hashes[i] = javaStringHash(k)
+	}
+	return hashOrder(hashes, grownCapacity(16, len(hashes)))
+}
+
+// javaStringHash is String.hashCode.
+func javaStringHash(s string) int32 { return int32(store.TagsCode(s)) }
+
+// hashOrder is the order a HashMap of capacity size iterates entries of
+// these hashes put in this order: bucket by bucket (hash spread h ^ h>>>16,
+// masked), each bucket in insertion order.
+func hashOrder(hashes []int32, size int) []int {
+	buckets := make([][]int, size)
+	for i, h := range hashes {
 		spread := uint32(h) ^ uint32(h)>>16
 		b := int(spread & uint32(size-1))
 		buckets[b] = append(buckets[b], i)
 	}
-	order := make([]int, 0, len(keys))
+	order := make([]int, 0, len(hashes))
 	for _, b := range buckets {
 		order = append(order, b...)
 	}
 	return order
+}
+
+// grownCapacity is the table size of a new HashMap of the initial
+// capacity (a power of two) after n puts: doubled each time it gets more
+// than 3/4 full.
+func grownCapacity(initial, n int) int {
+	size := initial
+	for float64(n) > 0.75*float64(size) {
+		size *= 2
+	}
+	return size
+}
+
+// putAllCapacity is the table size of a new HashMap after putAll of n
+// entries: tableSizeFor(n / 0.75 + 1).
+func putAllCapacity(n int) int {
+	want := int(float32(n)/0.75 + 1)
+	size := 1
+	for size < want {
+		size *= 2
+	}
+	return size
 }

@@ -42,7 +42,9 @@ func updateSubGroupOptions(line protocol.Line) []option {
 	if line >= protocol.Line5 {
 		opts = append(opts,
 			option{short: "o", long: "consumeMessageOrderly", hasArg: true, desc: "consume message orderly"},
-			option{short: "p", long: "groupRetryPolicy", hasArg: true, desc: "the json string of retry policy"},
+			option{short: "p", long: "groupRetryPolicy", hasArg: true, desc: "the json string of retry policy ( exp: " +
+				`{"type":"EXPONENTIAL","exponentialRetryPolicy":{"initial":5000,"max":7200000,"multiplier":2}} ` +
+				`{"type":"CUSTOMIZED","customizedRetryPolicy":{"next":[1000,5000,10000]}} )`},
 			option{long: "attributes", hasArg: true, desc: "attribute(+a=b,+c=d,-e)"})
 	}
 	return opts

@@ -19,7 +19,7 @@
 // deleteSubGroup, consumerProgress), broker.go (clusterList,
 // brokerStatus, getBrokerConfig, updateBrokerConfig), message.go
 // (queryMsgByKey, queryMsgByUniqueKey, queryMsgById), connection.go (consumerConnection,
-// producerConnection). The others of
+// producerConnection), offset.go (resetOffsetByTime). The others of
 // Java's list answer that they need Java's rocketmq-tools.
 package main
 
@@ -71,6 +71,7 @@ func commands() []command {
 		{"consumerProgress", "Query consumers's progress, speed", "ConsumerProgressSubCommand", consumerProgressOptions, runConsumerProgress},
 		{"clusterList", "List all of clusters", "ClusterListSubCommand", clusterListOptions, runClusterList},
 		{"topicList", "Fetch all topic list from name server", "TopicListSubCommand", topicListOptions, runTopicList},
+		{"resetOffsetByTime", "Reset consumer offset by timestamp(without client restart).", "ResetOffsetByTimeCommand", resetOffsetByTimeOptions, runResetOffsetByTime},
 		{"getBrokerConfig", "Get broker config by cluster or special broker!", "GetBrokerConfigCommand", getBrokerConfigOptions, runGetBrokerConfig},
 	}
 }
@@ -87,7 +88,7 @@ exportPopRecord getAcl getBrokerEpoch getColdDataFlowCtrInfo getConsumerConfig g
 getControllerMetaData getNamesrvConfig getSyncStateSet getUser haStatus listAcl listUser printMsg
 printMsgByQueue producer queryCq queryMsgByOffset
 queryMsgTraceById remappingStaticTopic removeBroker removeColdDataFlowCtrGroupConfig
-resetMasterFlushOffset resetOffsetByTime rocksDBConfigToJson sendMessage sendMsgStatus
+resetMasterFlushOffset rocksDBConfigToJson sendMessage sendMsgStatus
 setCommitLogReadAheadMode setConsumeMode skipAccumulatedMessage startMonitoring statsAll updateAcl
 updateAclConfig updateColdDataFlowCtrGroupConfig updateControllerConfig updateGlobalWhiteAddr
 updateKvConfig updateNamesrvConfig updateOrderConf updateStaticTopic updateSubGroupList

@@ -185,7 +185,23 @@ func TestPropertiesPrintInJavaHashMapOrder(t *testing.T) {
 	// this order (the broker appends CLUSTER; CLUSTER and UNIQ_KEY share a
 	// bucket, so the order they were put in shows).
 	pairs := [][2]string{{"TAGS", "TagA"}, {"KEYS", "mqaKey2"}, {"UNIQ_KEY", "U"}, {"CLUSTER", "DefaultCluster"}}
-	assert.Equal(t, "{KEYS=mqaKey2, UNIQ_KEY=U, CLUSTER=DefaultCluster, TAGS=TagA}", javaHashMapString(pairs))
+	assert.Equal(t, "{KEYS=mqaKey2, UNIQ_KEY=U, CLUSTER=DefaultCluster, TAGS=TagA}", javaHashMapString(pairs, 16))
 	pairs = append(pairs, [2]string{"MAX_OFFSET", "1"}, [2]string{"MIN_OFFSET", "0"})
-	assert.Equal(t, "{MIN_OFFSET=0, MAX_OFFSET=1, KEYS=mqaKey2, UNIQ_KEY=U, CLUSTER=DefaultCluster, TAGS=TagA}", javaHashMapString(pairs))
+	assert.Equal(t, "{MIN_OFFSET=0, MAX_OFFSET=1, KEYS=mqaKey2, UNIQ_KEY=U, CLUSTER=DefaultCluster, TAGS=TagA}", javaHashMapString(pairs, 16))
+	// 5.3.3's map starts at 128 buckets.
+	pairs = [][2]string{{"TRACE_ON", "true"}, {"MSG_REGION", "DefaultRegion"}, {"KEYS", "mqaKey3"}, {"UNIQ_KEY", "U"},
+		{"CLUSTER", "DefaultCluster"}, {"WAIT", "true"}, {"TAGS", "TagA"}}
+	assert.Equal(t, "{MSG_REGION=DefaultRegion, UNIQ_KEY=U, CLUSTER=DefaultCluster, TAGS=TagA, KEYS=mqaKey3, WAIT=true, TRACE_ON=true}", javaHashMapString(pairs, 128))
+}
+
+func TestResetQueuesPrintInJavaHashMapOrder(t *testing.T) {
+	m := map[protocol.MessageQueue]int64{}
+	for q := int32(0); q < 4; q++ {
+		m[protocol.MessageQueue{Topic: "MqaTopic", BrokerName: "broker-a", QueueID: q}] = 1
+	}
+	var ids []int32
+	for _, q := range hashMapQueueOrder(m) {
+		ids = append(ids, q.QueueID)
+	}
+	assert.Equal(t, []int32{0, 2, 1, 3}, ids) // as Java's mqadmin printed them
 }

@@ -273,7 +273,11 @@ func printMsg(a *admin, e env, r *store.Record, offsetID bool, index int) error 
 	field("Born Host:", javaAddr(r.BornHost))
 	field("Store Host:", javaAddr(r.StoreHost))
 	field("System Flag:", strconv.Itoa(int(r.SysFlag)))
-	field("Properties:", javaHashMapString(propertyPairs(r.Properties)))
+	capacity := 16
+	if e.line >= protocol.Line5 {
+		capacity = 128
+	}
+	field("Properties:", javaHashMapString(propertyPairs(r.Properties), capacity))
 	field("Message Body Path:", path)
 	tracks := messageTracks(a, r)
 	if len(tracks) == 0 {

@@ -14,7 +14,7 @@ package main
 //   - topicRoute -t TOPIC [-l]: GET_ROUTEINFO_BY_TOPIC (105) as fastjson's
 //     pretty JSON, or -l's table.
 //   - topicStatus -t TOPIC: GET_TOPIC_STATS_INFO (202) from each master of
-//     the route; 5.x adds "Topic Put TPS".
+//     the route (5.x -c: of the cluster's route); 5.x adds "Topic Put TPS".
 //   - topicClusterList -t TOPIC: the clusters of the topic's brokers.
 //
 // Differences from Java: a cluster's masters are visited in name order
@@ -397,12 +397,20 @@ func javaAddrMap(addrs protocol.BrokerAddrs) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-func topicStatusOptions(protocol.Line) []option {
-	return []option{{short: "t", long: "topic", hasArg: true, required: true, desc: "topic name"}}
+func topicStatusOptions(line protocol.Line) []option {
+	opts := []option{{short: "t", long: "topic", hasArg: true, required: true, desc: "topic name"}}
+	if line >= protocol.Line5 {
+		opts = append(opts, option{short: "c", long: "cluster", hasArg: true, desc: "cluster name or lmq parent topic, lmq is used to find the route."})
+	}
+	return opts
 }
 
 func runTopicStatus(a *admin, c cmdLine, e env) error {
-	stats, err := examineTopicStats(a, c.get("t"))
+	routeTopic := c.get("t")
+	if c.has("c") {
+		routeTopic = c.get("c") // 5.x: the brokers of the cluster (or lmq parent topic)
+	}
+	stats, err := examineTopicStats(a, c.get("t"), routeTopic)
 	if err != nil {
 		return err
 	}
@@ -421,10 +429,11 @@ func runTopicStatus(a *admin, c cmdLine, e env) error {
 	return nil
 }
 
-// examineTopicStats asks each master of the topic's route for its queues
-// and merges the answers (put TPS added up).
-func examineTopicStats(a *admin, topic string) (*protocol.TopicStatsTable, error) {
-	route, err := a.route(topic)
+// examineTopicStats asks each master of routeTopic's route for topic's
+// queues and merges the answers (put TPS added up when routeTopic is the
+// topic; 5.x's -c leaves it 0).
+func examineTopicStats(a *admin, topic, routeTopic string) (*protocol.TopicStatsTable, error) {
+	route, err := a.route(routeTopic)
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +450,9 @@ func examineTopicStats(a *admin, topic string) (*protocol.TopicStatsTable, error
 		for q, o := range t.OffsetTable {
 			all.OffsetTable[q] = o
 		}
-		all.TopicPutTps += t.TopicPutTps
+		if routeTopic == topic {
+			all.TopicPutTps += t.TopicPutTps
+		}
 	}
 	return all, nil
 }

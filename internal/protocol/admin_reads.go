@@ -197,3 +197,19 @@ func DecodeProducerConnection(data []byte) (*ProducerConnection, error) {
 	}
 	return p, nil
 }
+
+// DecodeResetOffsetBody parses an INVOKE_BROKER_TO_RESET_OFFSET answer.
+func DecodeResetOffsetBody(data []byte) (*ResetOffsetBody, error) {
+	b := &ResetOffsetBody{OffsetTable: map[MessageQueue]int64{}}
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		if prop == "offsettable" {
+			b.OffsetTable, err = readQueueOffsets(r)
+			return err
+		}
+		return r.Skip()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
