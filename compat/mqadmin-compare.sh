@@ -43,7 +43,8 @@
 # mqadmin-lib.sh) run with it, the others, which build the state, with
 # Java's; the GOADMIN_COMMANDS outputs of each goadmin side are diffed
 # against the java side's (diff/goadmin-java-CMD.diff,
-# diff/goadmin-go-CMD.diff). MQA_SIDES="goadmin-java goadmin-go" reuses the
+# diff/goadmin-go-CMD.diff), and so is "mqadmin help CMD" of each
+# (diff/help-CMD.diff). MQA_SIDES="goadmin-java goadmin-go" reuses the
 # java side of an earlier run (either mode: they share OUT).
 set -u
 
@@ -248,10 +249,12 @@ mask_command() {
       # processes write to it) and uptime: their keys must match, not their
       # values. Our broker reports both spellings of get-transferred TPS on
       # both lines (4.x getTransferedTps, 5.x getTransferredTps) for the
-      # dashboards: the other line's spelling is dropped here.
+      # dashboards: the other line's spelling is dropped here. The pull
+      # pool's queue holds the running consumer's long polls of that
+      # instant (0 to 4 here).
       if [ "$LINE" = 4 ]; then other=getTransferredTps; else other=getTransferedTps; fi
       sed -E -e "/^$other /d" \
-        -e 's/^(([a-zA-Z]+Tps|runtime|commitLogDirCapacity|[a-zA-Z]*DiskRatio[^ ]*|putLatency99|putLatency999|putMessageDistributeTime|[a-zA-Z]+EntireTimeMax|[a-zA-Z]+HeadWaitTimeMills|pageCacheLockTimeMills) *: ).*/\1<VOLATILE>/' ;;
+        -e 's/^(([a-zA-Z]+Tps|runtime|pullThreadPoolQueueSize|commitLogDirCapacity|[a-zA-Z]*DiskRatio[^ ]*|putLatency99|putLatency999|putMessageDistributeTime|[a-zA-Z]+EntireTimeMax|[a-zA-Z]+HeadWaitTimeMills|pageCacheLockTimeMills) *: ).*/\1<VOLATILE>/' ;;
     consumerProgress)
       # The group's pull rate over the broker's last stats window (0.20 or
       # 0.40 from one run of the Java broker to the next).
@@ -297,7 +300,9 @@ mask_side() {
     queryMsgByUniqueKey|queryMsgByOffset)
       # The MessageTrack (two lines: the exception's message has a newline)
       # up to the ")]" that ends it.
-      sed -E "/^MessageTrack \[consumerGroup=$TOPIC, /{N;s/^MessageTrack \[consumerGroup=$TOPIC, .*\n.*\)\]//;/^\$/d;}" ;;
+      # (Java's description ends with the exception's first stack frame,
+      # ours, on the goadmin-java side, with the FAQ link: up to the "]".)
+      sed -E "/^MessageTrack \[consumerGroup=$TOPIC, /{N;s/^MessageTrack \[consumerGroup=$TOPIC, .*\n[^]]*\]//;/^\$/d;}" ;;
     statsAll) sed -E "/^$TOPIC +$TOPIC /d" ;;
     *) cat ;;
   esac
@@ -321,6 +326,26 @@ compare() {
   done
   echo "mqadmin-compare line $LINE: $fails of $n commands differ (outputs in $OUT)"
   [ "$fails" = 0 ]
+}
+
+# compare_help: "mqadmin help CMD" of each of GOADMIN_COMMANDS, Java's
+# and ours, diffed (OUT/help-java, OUT/help-go); prints a count.
+compare_help() {
+  mkdir -p "$OUT/help-java" "$OUT/help-go"
+  same=0 total=0
+  for cmd in $GOADMIN_COMMANDS; do
+    total=$((total + 1))
+    RMQ_LINE=$LINE sh "$COMPAT_DIR/mqadmin.sh" help "$cmd" 2>&1 | mask_generic >"$OUT/help-java/$cmd.out"
+    RMQGO_LINE=$LINE sh "$ROOT/bin/mqadmin" help "$cmd" 2>&1 | mask_generic >"$OUT/help-go/$cmd.out"
+    if diff -u "$OUT/help-java/$cmd.out" "$OUT/help-go/$cmd.out" >"$OUT/diff/help-$cmd.diff"; then
+      rm -f "$OUT/diff/help-$cmd.diff"
+      same=$((same + 1))
+    else
+      echo "help $cmd: DIFFERENT (diff/help-$cmd.diff)"
+    fi
+  done
+  echo "goadmin-compare line $LINE: mqadmin help of $same of $total commands the same as Java's"
+  [ "$same" = "$total" ]
 }
 
 # compare_goadmin: the GOADMIN_COMMANDS outputs of each goadmin side
@@ -364,6 +389,7 @@ for side in ${MQA_SIDES-$default_sides}; do
 done
 if [ "$MQADMIN_IMPL" = go ]; then
   compare_goadmin || status=1
+  compare_help || status=1
 else
   compare || status=1
 fi
