@@ -94,4 +94,4 @@ while kill -0 "$broker_pid" 2>/dev/null; do
 done
 grep -q "Shutdown hook over" "$WORK/home/logs/rocketmqlogs/broker.log" || fail "no clean shutdown line in broker.log"
 sh bin/mqshutdown namesrv >> "$WORK/shutdown.out" 2>&1 || fail "mqshutdown namesrv"
-echo "dist-test $VERSION: unpacked, started with the README's commands, 100 sent and 100 consumed, stopped"
+echo "dist-test $VERSION: unpacked, started with the README's commands, 100 sent and 100 consumed, mqadmin clusterList listed broker-a, stopped"
