@@ -18,9 +18,10 @@
 // topicRoute, topicStatus, topicClusterList), group.go (updateSubGroup,
 // deleteSubGroup, consumerProgress), broker.go (clusterList,
 // brokerStatus, getBrokerConfig, updateBrokerConfig), message.go
-// (queryMsgByKey, queryMsgByUniqueKey, queryMsgById), connection.go (consumerConnection,
-// producerConnection), offset.go (resetOffsetByTime). The others of
-// Java's list answer that they need Java's rocketmq-tools.
+// (queryMsgByKey, queryMsgByUniqueKey, queryMsgById), connection.go
+// (consumerConnection, producerConnection), offset.go
+// (resetOffsetByTime). The others of Java's list answer that they need
+// Java's rocketmq-tools.
 package main
 
 import (
