@@ -4,8 +4,9 @@
 #
 #   LAYOUT=apache (apache/rocketmq:4.9.x and 5.x)    LAYOUT=foxiswho (foxiswho/rocketmq:4.8.0)
 #   /home/rocketmq/rocketmq-<ver>/                    the same
-#     bin/ mqnamesrv mqbroker mqshutdown, the         the same, and mqnamesrv, mqbroker,
-#          static binaries, docker-entrypoint.sh        mqshutdown linked into /usr/local/bin
+#     bin/ mqnamesrv mqbroker mqshutdown mqadmin,     the same, and mqnamesrv, mqbroker,
+#          the static binaries, docker-entrypoint.sh    mqshutdown, mqadmin linked into
+#                                                       /usr/local/bin
 #     conf/ the release's conf files                  the same
 #   ROCKETMQ_HOME, WORKDIR $ROCKETMQ_HOME/bin         the same
 #   user rocketmq 3000:3000, HOME /home/rocketmq     the same
@@ -32,7 +33,7 @@ FROM ${BUILDER} AS build
 WORKDIR /src
 COPY . .
 ENV CGO_ENABLED=0
-RUN mkdir -p /out && for b in rmqgo-namesrv rmqgo-broker rmqbench rmqstore; do \
+RUN mkdir -p /out && for b in rmqgo-namesrv rmqgo-broker rmqadmin rmqbench rmqstore; do \
       go build -trimpath -ldflags "-s -w" -o /out/$b ./cmd/$b || exit 1; \
     done
 
@@ -45,7 +46,7 @@ ARG LAYOUT
 ENV ROCKETMQ_VERSION=${ROCKETMQ_VERSION} \
     ROCKETMQ_HOME=/home/rocketmq/rocketmq-${ROCKETMQ_VERSION}
 COPY --chown=3000:3000 --from=binaries /out/ ${ROCKETMQ_HOME}/bin/
-COPY --chown=3000:3000 bin/mqnamesrv bin/mqbroker bin/mqshutdown bin/rmqgo-exec.sh distribution/image/docker-entrypoint.sh ${ROCKETMQ_HOME}/bin/
+COPY --chown=3000:3000 bin/mqnamesrv bin/mqbroker bin/mqshutdown bin/mqadmin bin/rmqgo-exec.sh distribution/image/docker-entrypoint.sh ${ROCKETMQ_HOME}/bin/
 COPY --chown=3000:3000 distribution/conf/ ${ROCKETMQ_HOME}/conf/
 COPY --chown=3000:3000 distribution/conf-${LINE}/ ${ROCKETMQ_HOME}/conf/
 COPY distribution/image/ /tmp/image/

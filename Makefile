@@ -25,6 +25,8 @@
 #   make compat-acl2       the ACL 2.0 tests (tag acl2, compat/acl2-suite.sh, 5.3.3) against ours (in make compat)
 #   make compat-acl2-reference  the same against the Java 5.3.3 servers
 #   make compat-mqadmin-acl2  mqadmin 5.3.3's user and ACL commands against Java 5.3.3 and ours, diffed
+#   make compat-goadmin    our mqadmin (bin/mqadmin, cmd/rmqadmin) on the Java servers and on ours
+#                          against Java's mqadmin on the Java servers, the same commands, diffed
 #   make compat-mqadmin-acl  mqadmin 4.9.8's ACL commands (aclEnable=true) against the Java 4.9.7
 #                          servers and ours: outputs and the plain_acl.yml each change leaves, diffed
 #   make compat-metrics    the Prometheus exporters of the Java 5.3.3 broker and ours scraped after
@@ -42,10 +44,10 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
+BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench gobench slowloris clean
 
 all: build
 
@@ -148,6 +150,15 @@ fixtures:
 compat-mqadmin: build
 	sh compat/mqadmin-compare.sh 4
 	sh compat/mqadmin-compare.sh 5
+
+# The same run with this project's mqadmin (MQADMIN_IMPL=go): its commands
+# (GOADMIN_COMMANDS in compat/mqadmin-lib.sh) through bin/mqadmin on the
+# Java servers and on ours, each output diffed against Java's mqadmin on
+# the Java servers; the other commands (the state) run with Java's. About
+# 15 minutes a line.
+compat-goadmin: build
+	MQADMIN_IMPL=go sh compat/mqadmin-compare.sh 4
+	MQADMIN_IMPL=go sh compat/mqadmin-compare.sh 5
 
 # TLS (compat/tls-suite.sh, docs/tls.md): the name server and the broker in
 # tls.server.mode=enforcing with Java's test mode (a self-signed

@@ -207,25 +207,9 @@ func (s *sendService) createTopicForSend(h *sendHeader) (protocol.TopicConfig, b
 	return tc, tc.TopicName != ""
 }
 
-// topicConfigString is TopicConfig.toString.
+// topicConfigString is TopicConfig.toString (4.x's form).
 func topicConfigString(tc protocol.TopicConfig) string {
-	return fmt.Sprintf("TopicConfig [topicName=%s, readQueueNums=%d, writeQueueNums=%d, perm=%s, topicFilterType=%s, topicSysFlag=%d, order=%t]",
-		tc.TopicName, tc.ReadQueueNums, tc.WriteQueueNums, permString(tc.Perm), tc.TopicFilterType, tc.TopicSysFlag, tc.Order)
-}
-
-// permString is PermName.perm2String.
-func permString(perm int32) string {
-	s := []byte("---")
-	if perm&protocol.PermRead != 0 {
-		s[0] = 'R'
-	}
-	if perm&protocol.PermWrite != 0 {
-		s[1] = 'W'
-	}
-	if perm&protocol.PermInherit != 0 {
-		s[2] = 'X'
-	}
-	return string(s)
+	return tc.JavaString(protocol.Line4)
 }
 
 // putOne stores a single message; written is the topic it was written

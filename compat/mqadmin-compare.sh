@@ -34,6 +34,18 @@
 # bounds each mqadmin call, in seconds. MQA_SIDES="go" re-runs only our side
 # and compares with the Java outputs kept from an earlier run; MQA_SIDES=""
 # only compares the outputs there are.
+#
+# MQADMIN_IMPL=go (make compat-goadmin) proves this project's mqadmin
+# (bin/mqadmin over cmd/rmqadmin; make build first) instead: the sides are
+# java (Java's mqadmin, Java servers: the reference), goadmin-java (our
+# mqadmin, Java servers) and goadmin-go (our mqadmin, our servers). On the
+# goadmin sides the commands our mqadmin has (GOADMIN_COMMANDS in
+# mqadmin-lib.sh) run with it, the others, which build the state, with
+# Java's; the GOADMIN_COMMANDS outputs of each goadmin side are diffed
+# against the java side's (diff/goadmin-java-CMD.diff,
+# diff/goadmin-go-CMD.diff), and so is "mqadmin help CMD" of each
+# (diff/help-CMD.diff). MQA_SIDES="goadmin-java goadmin-go" reuses the
+# java side of an earlier run (either mode: they share OUT).
 set -u
 
 LINE=${1:-}
@@ -65,7 +77,8 @@ LOG_TAG=mqadmin-compare
 # shellcheck source=compat/mqadmin-lib.sh
 . "$COMPAT_DIR/mqadmin-lib.sh"
 
-for b in rmqgo-namesrv rmqgo-broker; do
+MQADMIN_IMPL=${MQADMIN_IMPL:-java}
+for b in rmqgo-namesrv rmqgo-broker $([ "$MQADMIN_IMPL" = go ] && echo rmqadmin); do
   [ -x "$ROOT/bin/$b" ] || { log "$ROOT/bin/$b missing: run make build first"; exit 2; }
 done
 
@@ -75,15 +88,21 @@ trap stop_side EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# run_side java|go: servers up, state built, commands run, servers down.
+# run_side java|go|goadmin-java|goadmin-go: servers up (java: the Java
+# ones), state built, commands run (goadmin-: with our mqadmin where it
+# has them), servers down.
 run_side() {
   side=$1
   dir=$OUT/$side
   rm -rf "$dir" "$OUT/run-$side"
   mkdir -p "$dir"
   RUN_DIR=$OUT/run-$side
+  case $side in
+    goadmin-*) MQA_ADMIN=go ;;
+    *) MQA_ADMIN=java ;;
+  esac
   log "$side: starting servers (line $LINE)"
-  if [ "$side" = java ]; then
+  if [ "$side" = java ] || [ "$side" = goadmin-java ]; then
     RUN_DIR=$RUN_DIR NAMESRV_IMPL=java BROKER_IMPL=java COMPAT_BROKER_B=0 \
       NAMESRV_PORT=${MQA_NAMESRV_PORT:-25876} BROKER_PORT=${MQA_BROKER_PORT:-26911} \
       sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >"$dir/setup-servers.out" 2>&1
@@ -95,6 +114,11 @@ run_side() {
   fi || { log "$side: servers did not start; see $dir/setup-servers.out"; cat "$dir/setup-servers.out" >&2; return 1; }
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
+  # Both brokers make their transaction half topic at their first check,
+  # transactionCheckInterval (1 s) after boot: topicList waits for it
+  # rather than race it (our mqadmin starts in milliseconds, Java's in
+  # seconds).
+  wait_topic "$dir" RMQ_SYS_TRANS_HALF_TOPIC || return 1
   n=0
   for cmd in $COMMANDS; do
     n=$((n + 1))
@@ -172,6 +196,18 @@ wait_route() {
   done
 }
 
+# wait_topic DIR TOPIC: polls topicList until the name server lists TOPIC
+# (up to 60 s).
+wait_topic() {
+  deadline=$(( $(date +%s) + 60 ))
+  while :; do
+    mqa "$1" setup-topic-poll topicList
+    grep -q "^$2\$" "$1/setup-topic-poll.out" && return 0
+    [ "$(date +%s)" -ge "$deadline" ] && { log "no $2 in topicList after 60s"; return 1; }
+    sleep 0.5
+  done
+}
+
 # start_clients DIR: the online producer and consumer, until READY.
 start_clients() {
   cp=$COMPAT_DIR/target/cp/tools-$LINE.cp
@@ -201,7 +237,7 @@ cluster_rt() {
 # Each rule says why it is volatile.
 mask() {
   mask_generic |
-    sed -E -e 's#/mqadmin-compare-[45]/run-(java|go)/#/mqadmin-compare-LINE/run-SIDE/#g' |
+    sed -E -e 's#/mqadmin-compare-[45]/run-(java|go|goadmin-java|goadmin-go)/#/mqadmin-compare-LINE/run-SIDE/#g' |
     mask_line | mask_command "$1"
 }
 
@@ -213,10 +249,12 @@ mask_command() {
       # processes write to it) and uptime: their keys must match, not their
       # values. Our broker reports both spellings of get-transferred TPS on
       # both lines (4.x getTransferedTps, 5.x getTransferredTps) for the
-      # dashboards: the other line's spelling is dropped here.
+      # dashboards: the other line's spelling is dropped here. The pull
+      # pool's queue holds the running consumer's long polls of that
+      # instant (0 to 4 here).
       if [ "$LINE" = 4 ]; then other=getTransferredTps; else other=getTransferedTps; fi
       sed -E -e "/^$other /d" \
-        -e 's/^(([a-zA-Z]+Tps|runtime|commitLogDirCapacity|[a-zA-Z]*DiskRatio[^ ]*|putLatency99|putLatency999|putMessageDistributeTime|[a-zA-Z]+EntireTimeMax|[a-zA-Z]+HeadWaitTimeMills|pageCacheLockTimeMills) *: ).*/\1<VOLATILE>/' ;;
+        -e 's/^(([a-zA-Z]+Tps|runtime|pullThreadPoolQueueSize|commitLogDirCapacity|[a-zA-Z]*DiskRatio[^ ]*|putLatency99|putLatency999|putMessageDistributeTime|[a-zA-Z]+EntireTimeMax|[a-zA-Z]+HeadWaitTimeMills|pageCacheLockTimeMills) *: ).*/\1<VOLATILE>/' ;;
     consumerProgress)
       # The group's pull rate over the broker's last stats window (0.20 or
       # 0.40 from one run of the Java broker to the next).
@@ -254,7 +292,7 @@ mask_command() {
 # phantom group's lines are dropped from the Java output; the rest of those
 # commands is compared as is.
 mask_side() {
-  if [ "$1" != java ] || [ "$LINE" != 5 ]; then
+  if { [ "$1" != java ] && [ "$1" != goadmin-java ]; } || [ "$LINE" != 5 ]; then
     cat
     return
   fi
@@ -262,7 +300,9 @@ mask_side() {
     queryMsgByUniqueKey|queryMsgByOffset)
       # The MessageTrack (two lines: the exception's message has a newline)
       # up to the ")]" that ends it.
-      sed -E "/^MessageTrack \[consumerGroup=$TOPIC, /{N;s/^MessageTrack \[consumerGroup=$TOPIC, .*\n.*\)\]//;/^\$/d;}" ;;
+      # (Java's description ends with the exception's first stack frame,
+      # ours, on the goadmin-java side, with the FAQ link: up to the "]".)
+      sed -E "/^MessageTrack \[consumerGroup=$TOPIC, /{N;s/^MessageTrack \[consumerGroup=$TOPIC, .*\n[^]]*\]//;/^\$/d;}" ;;
     statsAll) sed -E "/^$TOPIC +$TOPIC /d" ;;
     *) cat ;;
   esac
@@ -288,10 +328,69 @@ compare() {
   [ "$fails" = 0 ]
 }
 
+# compare_help: "mqadmin help CMD" of each of GOADMIN_COMMANDS, Java's
+# and ours, diffed (OUT/help-java, OUT/help-go); prints a count.
+compare_help() {
+  mkdir -p "$OUT/help-java" "$OUT/help-go"
+  same=0 total=0
+  for cmd in $GOADMIN_COMMANDS; do
+    total=$((total + 1))
+    RMQ_LINE=$LINE sh "$COMPAT_DIR/mqadmin.sh" help "$cmd" 2>&1 | mask_generic >"$OUT/help-java/$cmd.out"
+    RMQGO_LINE=$LINE sh "$ROOT/bin/mqadmin" help "$cmd" 2>&1 | mask_generic >"$OUT/help-go/$cmd.out"
+    if diff -u "$OUT/help-java/$cmd.out" "$OUT/help-go/$cmd.out" >"$OUT/diff/help-$cmd.diff"; then
+      rm -f "$OUT/diff/help-$cmd.diff"
+      same=$((same + 1))
+    else
+      echo "help $cmd: DIFFERENT (diff/help-$cmd.diff)"
+    fi
+  done
+  echo "goadmin-compare line $LINE: mqadmin help of $same of $total commands the same as Java's"
+  [ "$same" = "$total" ]
+}
+
+# compare_goadmin: the GOADMIN_COMMANDS outputs of each goadmin side
+# against the java side's, a table per side and a count of the commands
+# the same on both.
+compare_goadmin() {
+  mkdir -p "$OUT/diff"
+  rm -f "$OUT"/diff/*.diff
+  both=0 total=0
+  for b in goadmin-java goadmin-go; do
+    echo "our mqadmin on the $( [ "$b" = goadmin-java ] && echo Java || echo Go ) servers vs Java's mqadmin on the Java servers (line $LINE):"
+    printf '%-22s %s\n' "command" "result"
+    n=0
+    for cmd in $COMMANDS; do
+      n=$((n + 1))
+      goadmin_has "$cmd" || continue
+      f=$(printf '%02d-%s' "$n" "$cmd")
+      if CMP_B=$b compare_entry "$f.out" "$f.masked" "$cmd"; then
+        eval "same_$cmd=\$((\${same_$cmd:-0} + 1))"
+      fi
+    done
+  done
+  for cmd in $GOADMIN_COMMANDS; do
+    total=$((total + 1))
+    eval "s=\${same_$cmd:-0}"
+    [ "$s" = 2 ] && both=$((both + 1))
+  done
+  echo "goadmin-compare line $LINE: $both of $total commands of our mqadmin print the same (masked) as Java's mqadmin, on the Java servers and on ours (outputs in $OUT)"
+  [ "$both" = "$total" ]
+}
+
 mkdir -p "$OUT"
 status=0
-for side in ${MQA_SIDES-java go}; do
+if [ "$MQADMIN_IMPL" = go ]; then
+  default_sides="java goadmin-java goadmin-go"
+else
+  default_sides="java go"
+fi
+for side in ${MQA_SIDES-$default_sides}; do
   run_side "$side" || { log "$side: stopped early"; status=1; stop_side; }
 done
-compare || status=1
+if [ "$MQADMIN_IMPL" = go ]; then
+  compare_goadmin || status=1
+  compare_help || status=1
+else
+  compare || status=1
+fi
 exit $status

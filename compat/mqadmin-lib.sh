@@ -20,11 +20,32 @@ stop_side() {
   fi
 }
 
-# mqa SIDE_DIR NAME ARGS...: runs one mqadmin command, output to SIDE_DIR/NAME.out.
+# GOADMIN_COMMANDS: the commands this project's mqadmin (cmd/rmqadmin,
+# bin/mqadmin) has; MQA_ADMIN=go runs these with it.
+GOADMIN_COMMANDS="updateTopic deleteTopic updateSubGroup deleteSubGroup updateBrokerConfig topicRoute
+topicStatus topicClusterList brokerStatus consumerProgress clusterList topicList getBrokerConfig
+queryMsgByKey queryMsgByUniqueKey queryMsgById consumerConnection producerConnection resetOffsetByTime"
+
+# goadmin_has COMMAND: whether COMMAND is one of GOADMIN_COMMANDS.
+goadmin_has() {
+  for c in $GOADMIN_COMMANDS; do
+    [ "$c" = "$1" ] && return 0
+  done
+  return 1
+}
+
+# mqa SIDE_DIR NAME ARGS...: runs one mqadmin command, output to
+# SIDE_DIR/NAME.out: Java's (compat/mqadmin.sh), or, when MQA_ADMIN=go and
+# it has the command, this project's (bin/mqadmin, the distribution's
+# script, with RMQGO_LINE=LINE; make build first).
 mqa() {
   dir=$1 name=$2; shift 2
   # In DIR: consumerStatus writes the running info files under the cwd.
-  (cd "$dir" && RMQ_LINE=$LINE timeout "$MQADMIN_TIMEOUT" sh "$COMPAT_DIR/mqadmin.sh" "$@" -n "$NAMESRV_ADDR") >"$dir/$name.out" 2>&1
+  if [ "${MQA_ADMIN:-java}" = go ] && goadmin_has "$1"; then
+    (cd "$dir" && RMQGO_LINE=$LINE timeout "$MQADMIN_TIMEOUT" sh "$COMPAT_DIR/../bin/mqadmin" "$@" -n "$NAMESRV_ADDR") >"$dir/$name.out" 2>&1
+  else
+    (cd "$dir" && RMQ_LINE=$LINE timeout "$MQADMIN_TIMEOUT" sh "$COMPAT_DIR/mqadmin.sh" "$@" -n "$NAMESRV_ADDR") >"$dir/$name.out" 2>&1
+  fi
   echo "rc=$?" >>"$dir/$name.out"
 }
 
@@ -71,23 +92,29 @@ sort_body() {
   sort
 }
 
-# compare_entry RAW MASKED NAME: masks OUT/java/RAW and OUT/go/RAW into
-# MASKED (mask_entry SIDE NAME; a side without RAW reads "(not run)"), diffs
-# them into OUT/diff/NAME.diff (kept only when they differ), prints NAME's
-# table row (ROW_WIDTH, 22, the name column's width); fails when they differ.
+# compare_entry RAW MASKED NAME: masks OUT/A/RAW and OUT/B/RAW (A and B:
+# CMP_A and CMP_B, default java and go) into MASKED (mask_entry SIDE NAME;
+# a side without RAW reads "(not run)"), diffs them into
+# OUT/diff/[B-]NAME.diff (the B- prefix when B is not go; kept only when
+# they differ), prints NAME's table row (ROW_WIDTH, 22, the name column's
+# width); fails when they differ.
 compare_entry() {
-  for side in java go; do
+  cmp_a=${CMP_A:-java} cmp_b=${CMP_B:-go}
+  dname=$3.diff
+  [ "$cmp_b" = go ] || dname=$cmp_b-$3.diff
+  for side in $cmp_a $cmp_b; do
+    mkdir -p "$OUT/$side"
     if [ -f "$OUT/$side/$1" ]; then
       mask_entry "$side" "$3" <"$OUT/$side/$1" >"$OUT/$side/$2"
     else
       echo "(not run)" >"$OUT/$side/$2"
     fi
   done
-  if diff -u "$OUT/java/$2" "$OUT/go/$2" >"$OUT/diff/$3.diff"; then
-    rm -f "$OUT/diff/$3.diff"
+  if diff -u "$OUT/$cmp_a/$2" "$OUT/$cmp_b/$2" >"$OUT/diff/$dname"; then
+    rm -f "$OUT/diff/$dname"
     printf "%-${ROW_WIDTH:-22}s %s\n" "$3" same
   else
-    printf "%-${ROW_WIDTH:-22}s %s\n" "$3" "DIFFERENT (diff/$3.diff)"
+    printf "%-${ROW_WIDTH:-22}s %s\n" "$3" "DIFFERENT (diff/$dname)"
     return 1
   fi
 }

@@ -6,6 +6,7 @@
 #
 #   sh bin/mqnamesrv                                        (port 9876)
 #   sh bin/mqbroker -n 127.0.0.1:9876 -c conf/broker.conf   (10911, 10909, 10912)
+#   sh bin/mqadmin clusterList -n 127.0.0.1:9876
 #
 # waits for their boot lines, sends 100 messages and consumes them back with
 # bin/rmqbench, checks the broker took conf/broker.conf (brokerName broker-a,
@@ -58,7 +59,7 @@ waitfor() {
 tar -C "$WORK" -xzf "$TARBALL"
 [ -d "$REL" ] || fail "the tarball's top folder is not rocketmq-all-$VERSION-bin-release/"
 [ "$(cat "$REL/bin/rmqgo-line")" = "$LINE" ] || fail "bin/rmqgo-line does not say $LINE"
-for f in bin/mqnamesrv bin/mqbroker bin/mqshutdown conf/broker.conf conf/tools.yml conf/2m-2s-sync/broker-a.properties; do
+for f in bin/mqnamesrv bin/mqbroker bin/mqshutdown bin/mqadmin conf/broker.conf conf/tools.yml conf/2m-2s-sync/broker-a.properties; do
   [ -f "$REL/$f" ] || fail "no $f"
 done
 JAVA_OPT_EXT="-Duser.home=$WORK/home"
@@ -79,6 +80,10 @@ bin/rmqbench consume -n 127.0.0.1:9876 -t DistTest -from first -count 100 -d 60s
 grep -q '"messages":100,' "$WORK/consume.out" || fail "100 messages not all consumed: $(cat "$WORK/consume.out")"
 [ -f "$WORK/home/store/commitlog/00000000000000000000" ] || fail "no store under the user.home JAVA_OPT_EXT names"
 [ -f "$WORK/home/logs/rocketmqlogs/broker.log" ] || fail "no broker.log under ~/logs/rocketmqlogs"
+# mqadmin (the Go one): the cluster's row names broker-a and the line's version.
+sh bin/mqadmin clusterList -n 127.0.0.1:9876 > "$WORK/mqadmin.out" 2>&1 || fail "mqadmin clusterList"
+grep -q "^DefaultCluster .* broker-a .* V$(echo "$VERSION" | tr . _) " "$WORK/mqadmin.out" ||
+  fail "mqadmin clusterList has no DefaultCluster broker-a V$VERSION row"
 
 sh bin/mqshutdown broker > "$WORK/shutdown.out" 2>&1 || fail "mqshutdown broker"
 i=0
@@ -89,4 +94,4 @@ while kill -0 "$broker_pid" 2>/dev/null; do
 done
 grep -q "Shutdown hook over" "$WORK/home/logs/rocketmqlogs/broker.log" || fail "no clean shutdown line in broker.log"
 sh bin/mqshutdown namesrv >> "$WORK/shutdown.out" 2>&1 || fail "mqshutdown namesrv"
-echo "dist-test $VERSION: unpacked, started with the README's commands, 100 sent and 100 consumed, stopped"
+echo "dist-test $VERSION: unpacked, started with the README's commands, 100 sent and 100 consumed, mqadmin clusterList listed broker-a, stopped"

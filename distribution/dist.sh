@@ -9,9 +9,9 @@
 # 5.3.3 for line 5), as the Java release's zip unpacks:
 #
 #   rocketmq-all-<version>-bin-release/
-#     bin/   mqnamesrv mqbroker mqshutdown (the scripts of bin/ in this repo),
-#            rmqgo-exec.sh, the static binaries rmqgo-namesrv rmqgo-broker
-#            rmqbench rmqstore, and rmqgo-line (the line the broker speaks
+#     bin/   mqnamesrv mqbroker mqshutdown mqadmin (the scripts of bin/ in this
+#            repo), rmqgo-exec.sh, the static binaries rmqgo-namesrv
+#            rmqgo-broker rmqadmin rmqbench rmqstore, and rmqgo-line (the line the broker speaks
 #            unless RMQGO_LINE says otherwise)
 #     conf/  distribution/conf/ plus distribution/conf-<line>/
 #     README.md
@@ -38,10 +38,10 @@ trap 'rm -rf "$STAGE"' EXIT
 REL=$STAGE/$NAME
 
 mkdir -p "$REL/bin" "$REL/conf" "$OUT"
-for b in rmqgo-namesrv rmqgo-broker rmqbench rmqstore; do
+for b in rmqgo-namesrv rmqgo-broker rmqadmin rmqbench rmqstore; do
   (cd "$ROOT" && CGO_ENABLED=0 "$GO" build -trimpath -ldflags "-s -w" -o "$REL/bin/$b" "./cmd/$b")
 done
-for s in mqnamesrv mqbroker mqshutdown rmqgo-exec.sh; do
+for s in mqnamesrv mqbroker mqshutdown mqadmin rmqgo-exec.sh; do
   cp "$ROOT/bin/$s" "$REL/bin/$s"
 done
 echo "$LINE" > "$REL/bin/rmqgo-line"
@@ -55,12 +55,16 @@ RocketMQ $VERSION binary release. From this folder:
 
     nohup sh bin/mqnamesrv &
     nohup sh bin/mqbroker -n 127.0.0.1:9876 -c conf/broker.conf &
+    sh bin/mqadmin clusterList -n 127.0.0.1:9876
     sh bin/mqshutdown broker
     sh bin/mqshutdown namesrv
 
 Logs go to ~/logs/rocketmqlogs/, the store to ~/store/ (JAVA_OPT_EXT=
 -Duser.home=<dir> moves both). The broker speaks as a $VERSION broker
-(bin/rmqgo-line; RMQGO_LINE=4 or 5 overrides it).
+(bin/rmqgo-line; RMQGO_LINE=4 or 5 overrides it). bin/mqadmin has the
+most used commands of Apache RocketMQ's mqadmin, printing as the
+$VERSION tools do (sh bin/mqadmin lists them); the others need Apache
+RocketMQ's rocketmq-tools.
 EOF
 chmod 755 "$REL/bin/"*
 chmod 644 "$REL/bin/rmqgo-line"

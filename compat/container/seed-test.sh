@@ -13,7 +13,9 @@
 #      the address it registered, its net1 address); the Java compat suite's
 #      ProducerSendTest and PushConsumerTest (the 4.9.8 client from Maven
 #      Central) pass against the containers; mqadmin clusterList (4.9.8)
-#      lists the broker;
+#      lists the broker, and so does the image's own (Go) mqadmin run as
+#      operators do, docker exec rmqbroker sh mqadmin clusterList, with the
+#      same cluster, name, id, address and version columns;
 #   4. the logs and the store appear in the host folders mounted at
 #      /home/rocketmq/logs and /home/rocketmq/store;
 #   5. docker stop rmqbroker (SIGTERM) shuts the broker down cleanly, docker
@@ -108,6 +110,13 @@ broker_addr=$(docker logs rmqbroker 2>&1 | sed -n 's/.*The broker\[broker-a, \([
 sh "$ROOT/compat/mqadmin.sh" clusterList -n 127.0.0.1:9876 > clusterlist.out 2>&1
 grep -q "broker-a .*$broker_addr" clusterlist.out || fail "mqadmin clusterList does not list broker-a at $broker_addr: $(cat clusterlist.out)"
 echo "seed-test: mqadmin clusterList: $(grep "broker-a" clusterlist.out | tr -s ' ')"
+# The image's own mqadmin (the Go one), as operators run it: docker exec.
+docker exec rmqbroker sh mqadmin clusterList -n rmqserver:9876 > goadmin-clusterlist.out 2>&1 ||
+  fail "docker exec rmqbroker sh mqadmin clusterList: $(cat goadmin-clusterlist.out)"
+cluster_cols() { sed -n 's/^\(DefaultCluster *[^ ]* *[0-9]* *[^ ]* *[^ ]*\).*/\1/p' "$1"; }
+[ -n "$(cluster_cols goadmin-clusterlist.out)" ] && [ "$(cluster_cols clusterlist.out)" = "$(cluster_cols goadmin-clusterlist.out)" ] ||
+  fail "docker exec rmqbroker sh mqadmin clusterList differs from Java's mqadmin: $(cat goadmin-clusterlist.out)"
+echo "seed-test: docker exec rmqbroker sh mqadmin clusterList: $(grep "broker-a" goadmin-clusterlist.out | tr -s ' ')"
 rm -rf "$ROOT/compat/target/surefire-reports"
 NAMESRV_ADDR=127.0.0.1:9876 BROKER_ADDR=$broker_addr REF_SERVER_LINE=4 NAMESRV_IMPL=go BROKER_IMPL=go \
   ${MVN:-mvn} -B -ntp -q -Dstyle.color=never -f "$ROOT/compat/pom.xml" test -Dtest='ProducerSendTest,PushConsumerTest' \

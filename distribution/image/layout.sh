@@ -29,7 +29,7 @@ case $LAYOUT in
     ;;
   foxiswho)
     mkdir -p /etc/rocketmq /usr/local/bin
-    for s in mqnamesrv mqbroker mqshutdown; do
+    for s in mqnamesrv mqbroker mqshutdown mqadmin; do
       ln -s "$ROCKETMQ_HOME/bin/$s" "/usr/local/bin/$s"
     done
     chown -R 3000:3000 /etc/rocketmq
