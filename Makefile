@@ -119,6 +119,7 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
+	MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-suite.sh 4
 	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
 
 # The metrics exporters (metricsExporterType=PROM) of the Java 5.3.3 broker
