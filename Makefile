@@ -100,7 +100,8 @@ unit:
 # (COMPAT_HANDOVER_IMPL). Before them compat-store: the Java store code
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
 # by record; and compat-fastjson. Then the suites of servers set up apart
-# (retention, ACL 1.0, TLS in enforcing mode), and mqadmin's 26 common
+# (retention, ACL 1.0, ACL 2.0, TLS in enforcing mode, our master and slave
+# on the 4.x line: the other mixes are make compat-ha), and mqadmin's 26 common
 # commands against the Java servers and ours on the 4.x line, outputs diffed
 # (both lines: make compat-mqadmin, outside CI for time). The metrics
 # comparison is make compat-metrics (its fixed exporter port can be taken on
