@@ -67,6 +67,10 @@ type consumeQueue struct {
 	// minLogicOffset is the logical byte offset of the first unit still
 	// pointing into the commitlog.
 	minLogicOffset atomic.Int64
+	// dirtySince is the store time of the oldest record whose unit is not
+	// yet flushed, 0 when every unit is (guarded by mu; read by the
+	// flusher for the checkpoint).
+	dirtySince atomic.Int64
 }
 
 func newConsumeQueue(topic string, queueID int32, dir string, fileSize int64, log *zap.Logger, readOnly bool) *consumeQueue {
@@ -81,12 +85,12 @@ func (cq *consumeQueue) minOffset() int64 { return cq.minLogicOffset.Load() / cq
 // maxOffset is one past the last unit (Java's getMaxOffsetInQueue).
 func (cq *consumeQueue) maxOffset() int64 { return cq.files.maxOffset() / cqUnitSize }
 
-// put appends the unit for a record at logical offset cqOffset (the
-// record's QUEUEOFFSET), as Java's putMessagePositionInfo: a record at or
+// put appends the unit for a record stored at storeTs at logical offset
+// cqOffset (the record's QUEUEOFFSET), as Java's putMessagePositionInfo: a record at or
 // below the queue's commitlog high-water mark is a duplicate and skipped;
 // a first file that starts past 0 is pre-filled with blank units; a gap
 // is filled with blank units so every unit stays at its record's offset.
-func (cq *consumeQueue) put(u cqUnit, cqOffset int64) error {
+func (cq *consumeQueue) put(u cqUnit, cqOffset, storeTs int64) error {
 	cq.mu.Lock()
 	defer cq.mu.Unlock()
 	if u.offset+int64(u.size) <= cq.maxPhysicOffset.Load() {
@@ -116,7 +120,34 @@ func (cq *consumeQueue) put(u cqUnit, cqOffset int64) error {
 		return err
 	}
 	cq.maxPhysicOffset.Store(u.offset + int64(u.size))
+	if cq.dirtySince.Load() == 0 {
+		cq.dirtySince.Store(max(storeTs, 1))
+	}
 	return nil
+}
+
+// flush syncs the queue (see mappedFile.flush for least) and returns the
+// store time of the oldest record whose unit is still not durable, 0 when
+// all are. since is a store time read before the flush began: every unit
+// appended after it belongs to a record stored at or after since.
+func (cq *consumeQueue) flush(least int, since int64) (int64, error) {
+	cq.mu.Lock()
+	began := cq.files.maxOffset()
+	cq.mu.Unlock()
+	if _, err := cq.files.flush(least); err != nil {
+		return 0, err
+	}
+	cq.mu.Lock()
+	defer cq.mu.Unlock()
+	flushed := cq.files.flushedOffset()
+	switch {
+	case flushed >= cq.files.maxOffset():
+		cq.dirtySince.Store(0)
+	case flushed >= began:
+		// What is left was appended during the flush.
+		cq.dirtySince.Store(max(since, 1))
+	}
+	return cq.dirtySince.Load(), nil
 }
 
 // appendUnit writes one unit at logical offset at, the queue's end.

@@ -74,6 +74,14 @@ type Options struct {
 	// mapped, as Java does. Not a broker.conf key.
 	ResidentCommitLogBytes int64
 
+	// IndexCheckpointInterval is how often the newest index file is synced
+	// and the checkpoint's index time moved to what it then holds, so that
+	// recovery after a crash keeps that file and re-indexes only what came
+	// after (Java syncs an index file only once it is full, and deletes
+	// the newest after a crash). 0 does it on every consume-queue flush.
+	// Not a broker.conf key.
+	IndexCheckpointInterval time.Duration
+
 	Retention RetentionOptions
 
 	// HA are the replication settings.
@@ -146,6 +154,7 @@ func DefaultOptions() Options {
 		AccessMessageInMemoryMaxRatio:     40,
 		OSPageCacheBusyTimeout:            time.Second,
 		ResidentCommitLogBytes:            16 << 20,
+		IndexCheckpointInterval:           5 * time.Second,
 		HA: HAOptions{
 			HeartbeatInterval:    5 * time.Second,
 			HousekeepingInterval: 20 * time.Second,
