@@ -30,9 +30,10 @@ import (
 // re-reads up to a minute of writes, and the whole newest index file is
 // lost. Here each flush moves its time as far as it made data durable
 // (flush.go): physic on every commitlog flush that reached the end, logics
-// on every consume-queue round to the oldest unit still unflushed, index
-// every IndexCheckpointInterval after syncing the newest index file; the
-// file is written after every consume-queue round that moved a time. Java
+// on every consume-queue round to the oldest unit still unflushed (a unit
+// waits CheckpointInterval at most), index every CheckpointInterval
+// after syncing the newest index file; the file is written after every
+// consume-queue round that moved a time. Java
 // reads the same three longs, so either broker recovers the other's store.
 const (
 	checkpointSize = osPageSize

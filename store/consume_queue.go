@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -71,6 +72,9 @@ type consumeQueue struct {
 	// yet flushed, 0 when every unit is (guarded by mu; read by the
 	// flusher for the checkpoint).
 	dirtySince atomic.Int64
+	// dirtyAt is when (Unix ns) dirtySince was set, for flushing a queue
+	// whose units have waited too long for enough dirty pages.
+	dirtyAt atomic.Int64
 }
 
 func newConsumeQueue(topic string, queueID int32, dir string, fileSize int64, log *zap.Logger, readOnly bool) *consumeQueue {
@@ -121,18 +125,29 @@ func (cq *consumeQueue) put(u cqUnit, cqOffset, storeTs int64) error {
 	}
 	cq.maxPhysicOffset.Store(u.offset + int64(u.size))
 	if cq.dirtySince.Load() == 0 {
-		cq.dirtySince.Store(max(storeTs, 1))
+		cq.markDirty(storeTs)
 	}
 	return nil
 }
 
-// flush syncs the queue (see mappedFile.flush for least) and returns the
-// store time of the oldest record whose unit is still not durable, 0 when
-// all are. since is a store time read before the flush began: every unit
+// markDirty records that units of records stored from storeTs on wait
+// for a flush; mu is held.
+func (cq *consumeQueue) markDirty(storeTs int64) {
+	cq.dirtySince.Store(max(storeTs, 1))
+	cq.dirtyAt.Store(time.Now().UnixNano())
+}
+
+// flush syncs the queue (see mappedFile.flush for least; units that have
+// waited maxAge are synced whatever their number) and returns the store
+// time of the oldest record whose unit is still not durable, 0 when all
+// are. since is a store time read before the flush began: every unit
 // appended after it belongs to a record stored at or after since.
-func (cq *consumeQueue) flush(least int, since int64) (int64, error) {
+func (cq *consumeQueue) flush(least int, since int64, maxAge time.Duration) (int64, error) {
 	cq.mu.Lock()
 	began := cq.files.maxOffset()
+	if at := cq.dirtyAt.Load(); at != 0 && time.Since(time.Unix(0, at)) >= maxAge {
+		least = 0
+	}
 	cq.mu.Unlock()
 	if _, err := cq.files.flush(least); err != nil {
 		return 0, err
@@ -143,9 +158,10 @@ func (cq *consumeQueue) flush(least int, since int64) (int64, error) {
 	switch {
 	case flushed >= cq.files.maxOffset():
 		cq.dirtySince.Store(0)
+		cq.dirtyAt.Store(0)
 	case flushed >= began:
 		// What is left was appended during the flush.
-		cq.dirtySince.Store(max(since, 1))
+		cq.markDirty(since)
 	}
 	return cq.dirtySince.Load(), nil
 }

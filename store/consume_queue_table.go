@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -153,11 +154,11 @@ func (t *cqTable) maxPhysicOffset() int64 {
 
 // flush flushes every queue (see mappedFile.flush for leastPages) and
 // returns the store time of the oldest record whose unit is still not
-// durable, 0 when all are; see consumeQueue.flush for since.
-func (t *cqTable) flush(leastPages int, since int64) (int64, error) {
+// durable, 0 when all are; see consumeQueue.flush for since and maxAge.
+func (t *cqTable) flush(leastPages int, since int64, maxAge time.Duration) (int64, error) {
 	oldest := int64(0)
 	for _, cq := range t.all() {
-		pending, err := cq.flush(leastPages, since)
+		pending, err := cq.flush(leastPages, since, maxAge)
 		if err != nil {
 			return 0, err
 		}

@@ -79,12 +79,13 @@ func (s *Store) flushCommitLog(least int) error {
 // flushConsumeQueues syncs the queues, then moves the checkpoint's logics
 // time to just before the oldest record whose unit is still not durable
 // (a queue left with fewer than least dirty pages keeps its units in
-// memory), or to the last record dispatched before the round when none
-// is; every IndexCheckpointInterval (and on a full flush) it syncs the
-// newest index file and moves the index time; then it writes the file.
+// memory, for CheckpointInterval at most), or to the last record
+// dispatched before the round when none is; every CheckpointInterval (and
+// on a full flush) it syncs the newest index file and moves the index
+// time; then it writes the file.
 func (s *Store) flushConsumeQueues(least int) error {
 	logicsTs := s.disp.lastStoreTimestamp.Load()
-	pending, err := s.cqs.flush(least, logicsTs)
+	pending, err := s.cqs.flush(least, logicsTs, s.opts.CheckpointInterval)
 	if err != nil {
 		return err
 	}
@@ -102,13 +103,13 @@ func (s *Store) flushConsumeQueues(least int) error {
 
 // checkpointIndex syncs the newest index file and records in the
 // checkpoint the store time it covers, when forced or when
-// IndexCheckpointInterval has passed since the last time.
+// CheckpointInterval has passed since the last time.
 func (s *Store) checkpointIndex(force bool) error {
 	if s.index == nil {
 		return nil
 	}
 	now := time.Now().UnixNano()
-	if !force && time.Duration(now-s.indexCheckpointed.Load()) < s.opts.IndexCheckpointInterval {
+	if !force && time.Duration(now-s.indexCheckpointed.Load()) < s.opts.CheckpointInterval {
 		return nil
 	}
 	s.indexCheckpointed.Store(now)

@@ -22,7 +22,7 @@ func quietOptions(dir string) Options {
 	o := smallOptions(dir)
 	o.FlushIntervalCommitLog = time.Hour
 	o.FlushIntervalConsumeQueue = time.Hour
-	o.IndexCheckpointInterval = 0
+	o.CheckpointInterval = 0
 	return o
 }
 
