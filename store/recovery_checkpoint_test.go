@@ -205,10 +205,13 @@ func TestCrashRecoveryOfAJavaCheckpoint(t *testing.T) {
 }
 
 // TestCheckpointFollowsEveryFlush: the checkpoint file moves with flushes
-// that are not thorough (Java moves it only with the thorough ones), and
-// never claims a unit that a flush with least pages left in memory.
+// that are not thorough (Java moves it only with the thorough ones), never
+// claims a unit that a flush with least pages left in memory, and a unit
+// that waited CheckpointInterval is flushed whatever its queue's dirty
+// pages.
 func TestCheckpointFollowsEveryFlush(t *testing.T) {
 	o := quietOptions(t.TempDir())
+	o.CheckpointInterval = time.Hour
 	clock := testclock.New()
 	o.Now = clock.Now
 	s := openStarted(t, o)
@@ -217,14 +220,20 @@ func TestCheckpointFollowsEveryFlush(t *testing.T) {
 	waitDispatched(t, s)
 	require.NoError(t, s.flushCommitLog(1))
 	require.NoError(t, s.flushConsumeQueues(1))
-	physic, logics, index := onDiskCheckpoint(t, o.RootDir)
+	physic, logics, _ := onDiskCheckpoint(t, o.RootDir)
 	assert.Equal(t, t1, physic, "a flush with least pages that reached the end")
 	assert.Less(t, logics, t1, "the queues' units are still in memory only")
-	assert.Equal(t, t1, index)
 
-	require.NoError(t, s.flushConsumeQueues(0))
+	pending, err := s.cqs.flush(100, t1, 0)
+	require.NoError(t, err)
+	assert.Zero(t, pending, "units that waited their time are flushed whatever their number")
+	require.NoError(t, s.flushConsumeQueues(1))
 	_, logics, _ = onDiskCheckpoint(t, o.RootDir)
 	assert.Equal(t, t1, logics)
+
+	require.NoError(t, s.flushConsumeQueues(0))
+	_, _, index := onDiskCheckpoint(t, o.RootDir)
+	assert.Equal(t, t1, index, "a full flush syncs the newest index file")
 }
 
 // TestCleanRestartKeepsItsRecovery: the scan after a clean stop is
