@@ -6,8 +6,9 @@
 #      bodies, WRITERS senders, 1 GiB commitlog files as Java's default)
 #      until the commitlog holds N GiB, then SIGKILLs the broker while the
 #      producer is still sending (a crash under load);
-#   2. for each of IMPLS (go java): copies the crashed store, syncs the copy
-#      (COLD=1 also drops the copy from the page cache, as after a reboot),
+#   2. for each of IMPLS (go java; go-cold and java-cold drop the copy from
+#      the page cache first, as after a reboot; COLD=1 does it for all):
+#      copies the crashed store, syncs the copy,
 #      starts that broker on the copy and times it from exec to its
 #      "boot success" line (polled every 20 ms), stops it cleanly and
 #      deletes the copy;
@@ -34,7 +35,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 COMPAT_DIR=$ROOT/compat
 SIZES=${SIZES:-"1 5 10"}
 IMPLS=${IMPLS:-"go java"}
-WRITERS=${WRITERS:-32}
+WRITERS=${WRITERS:-64}
 BODY=${BODY:-1024}
 COLD=${COLD:-0}
 KEEP=${KEEP:-0}
@@ -47,6 +48,7 @@ MVN=${MVN:-mvn}
 : "${RMQGO_BROKER_BIN:?set RMQGO_BROKER_BIN (make build)}"
 : "${RMQBENCH_BIN:?set RMQBENCH_BIN (make build)}"
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/rmqgo-recovery-bench.XXXXXX)}
+mkdir -p "$BENCH_DIR"
 RUN_DIR=$BENCH_DIR/run
 RESULTS=$BENCH_DIR/results.jsonl
 export RUN_DIR RMQGO_NAMESRV_BIN RMQGO_BROKER_BIN
@@ -124,16 +126,17 @@ crash() {
   kill "$PRODUCER_PID" 2>/dev/null || true
   wait "$PRODUCER_PID" 2>/dev/null || true
   PRODUCER_PID=""
-  log "broker-a (pid $pid) killed under load"
+  LOAD_TPS=$(grep '"kind":"produce"' "$BENCH_DIR/produce.log" | tail -1 | sed -n 's/.*"tps":\([0-9]*\).*/\1/p')
+  log "broker-a (pid $pid) killed under load (${LOAD_TPS:-?} msg/s)"
 }
 
-# copy_store DIR: a copy of the crashed store, on disk (and, COLD=1, out of
-# the page cache).
+# copy_store DIR COLD: a copy of the crashed store, on disk (and, COLD=1,
+# out of the page cache).
 copy_store() {
   rm -rf "$1"
   cp -a "$STORE" "$1"
   sync
-  if [ "$COLD" = 1 ]; then
+  if [ "$2" = 1 ]; then
     find "$1" -type f -print0 | xargs -0 python3 -c '
 import os, sys
 for f in sys.argv[1:]:
@@ -161,14 +164,15 @@ mappedFileSizeCommitLog=$FILE_BYTES
 EOF
 }
 
-# timed_boot IMPL STORE SIZE: starts IMPL on STORE, prints the seconds to
-# its boot line, stops it.
+# timed_boot IMPL STORE SIZE COLD: starts IMPL on STORE, prints the seconds
+# to its boot line, stops it.
 timed_boot() {
-  impl=$1 store=$2 size=$3
+  impl=$1 store=$2 size=$3 cold=$4
   dir=$BENCH_DIR/timed-$impl
   rm -rf "$dir"
   mkdir -p "$dir"
   write_conf "$dir" "$store" "$(free_broker_port)"
+  files=$(ls "$store/commitlog" | wc -l)
   t0=$(date +%s%N)
   case $impl in
     go)
@@ -200,35 +204,40 @@ timed_boot() {
   TIMED_PID=""
   scanned="" from=""
   if [ "$impl" = go ]; then
-    scanned=$(grep -h '"recovered commitlog"' "$dir"/logs/rocketmqlogs/*.log 2>/dev/null |
+    scanned=$(grep -h 'recovered commitlog' "$dir"/logs/rocketmqlogs/*.log 2>/dev/null |
       sed -n 's/.*"scannedBytes": *\([0-9]*\).*/\1/p' | head -1)
   else
     from=$(grep -h "recover from this mapped file" "$dir"/logs/rocketmqlogs/*.log 2>/dev/null |
       grep -o '[0-9]\{20\}' | head -1)
   fi
-  files=$(ls "$store/commitlog" | wc -l)
-  echo "{\"sizeMiB\":$((size * FILE_MB)),\"impl\":\"$impl\",\"bootSeconds\":$secs,\"commitlogFiles\":$files,\"scannedBytes\":\"${scanned}\",\"javaRecoverFrom\":\"${from}\",\"cold\":$COLD}" |
+  echo "{\"sizeMiB\":$((size * FILE_MB)),\"impl\":\"$impl\",\"cold\":$cold,\"bootSeconds\":$secs,\"commitlogFiles\":$files,\"scannedBytes\":\"${scanned}\",\"javaRecoverFrom\":\"${from}\",\"loadTps\":\"${LOAD_TPS:-}\"}" |
     tee -a "$RESULTS"
 }
 
+# table: one row per size and boot, with ours / Java for the same size
+# and cache state.
 table() {
   echo
-  echo "| store (MiB of commitlog) | ours: boot after SIGKILL (s) | ours: commitlog read (MB) | Java $REF_VERSION: boot after SIGKILL (s) | Java: recovered from file | ours / Java |"
-  echo "|---|---|---|---|---|---|"
-  for size in $SIZES; do
-    awk -v size="$((size * FILE_MB))" '
-      index($0, "\"sizeMiB\":" size ",") {
-        match($0, /"impl":"[a-z]*"/); impl = substr($0, RSTART + 8, RLENGTH - 9)
-        match($0, /"bootSeconds":[0-9.]*/); t[impl] = substr($0, RSTART + 14, RLENGTH - 14)
-        if (impl == "go") { match($0, /"scannedBytes":"[0-9]*"/); sc = substr($0, RSTART + 16, RLENGTH - 17) }
-        if (impl == "java") { match($0, /"javaRecoverFrom":"[0-9]*"/); jf = substr($0, RSTART + 19, RLENGTH - 20) }
+  echo "| commitlog (MiB) | load before the kill (msg/s) | broker | page cache | boot after SIGKILL (s) | commitlog read by recovery | / Java |"
+  echo "|---|---|---|---|---|---|---|"
+  awk '
+    function field(name,   re, v) {
+      re = "\"" name "\":\"?[^,\"}]*"
+      if (!match($0, re)) return ""
+      v = substr($0, RSTART, RLENGTH); sub(/^"[^"]*":"?/, "", v); return v
+    }
+    { n++; size[n] = field("sizeMiB"); impl[n] = field("impl"); cold[n] = field("cold"); secs[n] = field("bootSeconds")
+      scanned[n] = field("scannedBytes"); from[n] = field("javaRecoverFrom"); tps[n] = field("loadTps")
+      if (impl[n] == "java") java[size[n] "/" cold[n]] = secs[n] }
+    END {
+      for (i = 1; i <= n; i++) {
+        read = impl[i] == "go" ? (scanned[i] == "" ? "-" : sprintf("%.0f MiB", scanned[i] / 1048576)) : (from[i] == "" ? "from the first file" : "from file " from[i])
+        j = java[size[i] "/" cold[i]]
+        ratio = (impl[i] != "java" && j > 0) ? sprintf("%.2f", secs[i] / j) : "-"
+        printf "| %s | %s | %s | %s | %s | %s | %s |\n", size[i], tps[i], impl[i] == "go" ? "ours" : "Java '"$REF_VERSION"'",
+          cold[i] == 1 ? "dropped" : "warm", secs[i], read, ratio
       }
-      END {
-        r = (t["go"] != "" && t["java"] > 0) ? sprintf("%.2f", t["go"] / t["java"]) : "-"
-        mb = (sc != "") ? sprintf("%.0f", sc / 1048576) : "-"
-        printf "| %s | %s | %s | %s | %s | %s |\n", size, (t["go"] == "" ? "-" : t["go"]), mb, (t["java"] == "" ? "-" : t["java"]), (jf == "" ? "-" : jf), r
-      }' "$RESULTS"
-  done
+    }' "$RESULTS"
 }
 
 case " $IMPLS " in *" java "*) JAVA_CP=$(java_classpath) ;; *) JAVA_CP="" ;; esac
@@ -242,8 +251,10 @@ for size in $SIZES; do
   produce_until "$size"
   crash
   for impl in $IMPLS; do
-    copy_store "$BENCH_DIR/copy"
-    timed_boot "$impl" "$BENCH_DIR/copy" "$size"
+    cold=$COLD
+    case $impl in *-cold) impl=${impl%-cold}; cold=1 ;; esac
+    copy_store "$BENCH_DIR/copy" "$cold"
+    timed_boot "$impl" "$BENCH_DIR/copy" "$size" "$cold"
     rm -rf "$BENCH_DIR/copy"
   done
   sh "$COMPAT_DIR/ref-servers.sh" restart-broker a >/dev/null
