@@ -153,7 +153,7 @@ func (s *Store) Recovery() RecoveryInfo { return s.recovery }
 func (s *Store) scanCommitLog(files []*mappedFile, from int64, dispatch bool) (scanResult, error) {
 	res := scanResult{end: from}
 	first := int((from - files[0].start) / s.cl.files.fileSize)
-	progress := newScanProgress(s.log, files[len(files)-1].end()-from)
+	progress := newScanProgress(s.log, files[len(files)-1].end()-from, progressEvery)
 	for i := first; i < len(files); i++ {
 		f := files[i]
 		pos := max(from-f.start, 0)

@@ -10,7 +10,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/rmqgo/rmqgo/internal/testclock"
 )
@@ -251,4 +254,25 @@ func TestCleanRestartKeepsItsRecovery(t *testing.T) {
 	assert.Zero(t, rec.From%o.CommitLogFileSize, "from a file's start")
 	assert.LessOrEqual(t, rec.End-rec.From, 3*o.CommitLogFileSize, "the last three files (the last may be the empty one made ahead)")
 	checkAll(t, s2, want)
+}
+
+// TestRecoveryScanLogsProgress: a long scan says how far it got.
+func TestRecoveryScanLogsProgress(t *testing.T) {
+	o := quietOptions(t.TempDir())
+	s := openStarted(t, o)
+	putAll(t, s, 300, "TopicA")
+	waitDispatched(t, s)
+	core, logs := observer.New(zapcore.InfoLevel)
+	files := s.cl.files.snapshot()
+	p := newScanProgress(zap.New(core), s.CommitLogMaxOffset(), 64<<10)
+	var res scanResult
+	for _, f := range files {
+		if _, _, err := s.scanFile(f, 0, false, &res, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := logs.FilterMessage("recovering commitlog: progress").All()
+	require.NotEmpty(t, lines)
+	assert.EqualValues(t, s.CommitLogMaxOffset()>>20, lines[0].ContextMap()["atMostMB"])
+	assert.GreaterOrEqual(t, len(lines), int(s.CommitLogMaxOffset()/(64<<10))-1, "a line every 64 KiB")
 }

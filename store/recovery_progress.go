@@ -22,6 +22,7 @@ const (
 type scanProgress struct {
 	log   *zap.Logger
 	total int64 // bytes the scan may read at most
+	every int64 // bytes between two progress lines
 	began time.Time
 
 	done      int64       // bytes passed, up to the last file change
@@ -31,8 +32,8 @@ type scanProgress struct {
 	nextPrint int64
 }
 
-func newScanProgress(log *zap.Logger, total int64) *scanProgress {
-	return &scanProgress{log: log, total: total, began: time.Now(), nextPrint: progressEvery}
+func newScanProgress(log *zap.Logger, total, every int64) *scanProgress {
+	return &scanProgress{log: log, total: total, every: every, began: time.Now(), nextPrint: every}
 }
 
 // at is told the scan's position in f before each record.
@@ -50,7 +51,7 @@ func (p *scanProgress) at(f *mappedFile, pos int64) {
 		p.advised = end
 	}
 	if n := p.done + pos - p.fileFrom; n >= p.nextPrint {
-		p.nextPrint = n + progressEvery
+		p.nextPrint = n + p.every
 		secs := time.Since(p.began).Seconds()
 		p.log.Info("recovering commitlog: progress", zap.Int64("scannedMB", n>>20),
 			zap.Int64("atMostMB", p.total>>20), zap.Float64("seconds", secs),
