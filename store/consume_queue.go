@@ -244,23 +244,39 @@ func (cq *consumeQueue) recover() error {
 }
 
 // truncateAbove removes the units pointing at or past the commitlog
-// offset end (Java's truncateDirtyLogicFiles).
+// offset end (Java's truncateDirtyLogicFiles). Units are in commitlog
+// order, so only the last file whose first unit points below end is read.
 func (cq *consumeQueue) truncateAbove(end int64) error {
 	cq.mu.Lock()
 	defer cq.mu.Unlock()
 	files := cq.files.snapshot()
-	cut := cq.files.minOffset()
+	i := len(files) - 1
+	for ; i > 0; i-- {
+		if u := readUnit(files[i].data); u.valid() && (u.blank() || u.offset < end) {
+			break
+		}
+	}
 	cq.maxPhysicOffset.Store(-1)
-	for _, f := range files {
-		for pos := int64(0); pos < f.wrotePosition(); pos += cqUnitSize {
-			u := readUnit(f.data[pos:])
-			if !u.valid() || (!u.blank() && u.offset >= end) {
-				return cq.files.truncate(cut)
-			}
-			cut = f.start + pos + cqUnitSize
-			if !u.blank() {
-				cq.maxPhysicOffset.Store(u.offset + int64(u.size))
-			}
+	if i < 0 {
+		return nil
+	}
+	if i > 0 {
+		// Every unit before this file points below end: its last says how far.
+		prev := files[i-1]
+		if last := readUnit(prev.data[prev.size-cqUnitSize:]); last.valid() && !last.blank() {
+			cq.maxPhysicOffset.Store(last.offset + int64(last.size))
+		}
+	}
+	f := files[i]
+	cut := f.start
+	for pos := int64(0); pos < f.wrotePosition(); pos += cqUnitSize {
+		u := readUnit(f.data[pos:])
+		if !u.valid() || (!u.blank() && u.offset >= end) {
+			break
+		}
+		cut = f.start + pos + cqUnitSize
+		if !u.blank() {
+			cq.maxPhysicOffset.Store(u.offset + int64(u.size))
 		}
 	}
 	return cq.files.truncate(cut)

@@ -276,3 +276,22 @@ func TestRecoveryScanLogsProgress(t *testing.T) {
 	assert.EqualValues(t, s.CommitLogMaxOffset()>>20, lines[0].ContextMap()["atMostMB"])
 	assert.GreaterOrEqual(t, len(lines), int(s.CommitLogMaxOffset()/(64<<10))-1, "a line every 64 KiB")
 }
+
+// TestTruncateAboveReadsOnlyTheLastFiles: units pointing at or past the
+// commitlog end are cut, in the middle of the queue's third file, and the
+// queue's high-water mark is that of the last unit kept.
+func TestTruncateAboveReadsOnlyTheLastFiles(t *testing.T) {
+	cq := newConsumeQueue("T", 0, t.TempDir(), 10*cqUnitSize, zaptest.NewLogger(t), false)
+	defer cq.files.closeAll()
+	for i := int64(0); i < 45; i++ {
+		require.NoError(t, cq.put(cqUnit{offset: i * 100, size: 100}, i, 1))
+	}
+	require.NoError(t, cq.truncateAbove(2550)) // units 0..25 point below
+	assert.EqualValues(t, 26, cq.maxOffset())
+	assert.EqualValues(t, 2600, cq.maxPhysicOffset.Load())
+	require.NoError(t, cq.truncateAbove(2000)) // a file boundary
+	assert.EqualValues(t, 20, cq.maxOffset())
+	assert.EqualValues(t, 2000, cq.maxPhysicOffset.Load())
+	require.NoError(t, cq.truncateAbove(0))
+	assert.EqualValues(t, 0, cq.maxOffset())
+}
