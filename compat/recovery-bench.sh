@@ -15,6 +15,11 @@
 #   3. restarts our broker on the original store and goes on to the next
 #      size.
 #
+# PREFILL=1 grows each size's store but its last LOAD_MB (256) MiB with
+# rmqbench store (our store code appending in-process, broker stopped),
+# much faster than the broker on a busy machine; the broker then takes the
+# load for the rest and is killed under it as above.
+#
 # It prints one JSON line per boot and a markdown table at the end, with
 # what our log says recovery read (scannedBytes of "recovered commitlog")
 # and the file the Java store log says it recovered from.
@@ -39,6 +44,8 @@ WRITERS=${WRITERS:-64}
 BODY=${BODY:-1024}
 COLD=${COLD:-0}
 KEEP=${KEEP:-0}
+PREFILL=${PREFILL:-0}
+LOAD_MB=${LOAD_MB:-256}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 REF_VERSION=${REF_VERSION_4:-4.9.7}
 BROKER_JAVA_HEAP=${BROKER_JAVA_HEAP:--Xms256m -Xmx512m -XX:MaxDirectMemorySize=512m}
@@ -55,6 +62,11 @@ export RUN_DIR RMQGO_NAMESRV_BIN RMQGO_BROKER_BIN
 FILE_MB=${FILE_MB:-1024}
 FILE_BYTES=$((FILE_MB * 1048576))
 PRODUCER_PID="" TIMED_PID=""
+# Every broker keeps every file whatever the disk's fill (the store and its
+# copy fill a good part of it; Java's space rule would delete or refuse).
+KEEP_FILES="diskMaxUsedSpaceRatio=95
+cleanFileForciblyEnable=false"
+KEEP_FILES_PROPS="-Drocketmq.broker.diskSpaceWarningLevelRatio=0.99 -Drocketmq.broker.diskSpaceCleanForciblyRatio=0.99"
 
 log() { echo "recovery-bench: $*" >&2; }
 
@@ -101,11 +113,27 @@ while True:
 EOF
 }
 
+# prefill BYTES: grows the store by about BYTES with rmqbench store (this
+# project's store code appending in-process, 1 KiB bodies, no broker),
+# broker-a stopped cleanly around it.
+prefill() {
+  [ "$1" -gt 0 ] || return 0
+  pid=$(cat "$RUN_DIR/broker-a/pid")
+  kill -TERM "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+  rm -f "$RUN_DIR/broker-a/pid"
+  log "prefilling about $(($1 >> 20)) MiB in-process"
+  "$RMQBENCH_BIN" store -dir "$STORE" -threads 4 -body "$BODY" -messages $(($1 / (BODY + 130))) -read=false \
+    >>"$BENCH_DIR/prefill.log" 2>&1
+  sh "$COMPAT_DIR/ref-servers.sh" restart-broker a >/dev/null
+}
+
 # produce_until N: our broker takes load until its commitlog holds N files
-# (N GiB at the default FILE_MB).
+# (N GiB at the default FILE_MB): the file after N exists once the
+# broker writes in file N (it makes the next file ahead, as Java does).
 produce_until() {
   n=$1
-  next=$(printf '%020d' $((n * FILE_BYTES)))
+  next=$(printf '%020d' $(((n + 1) * FILE_BYTES)))
   "$RMQBENCH_BIN" produce -n "$NAMESRV_ADDR" -t RecoveryBench -s "$BODY" -w "$WRITERS" -d 10h -progress 30s \
     >>"$BENCH_DIR/produce.log" 2>&1 &
   PRODUCER_PID=$!
@@ -161,6 +189,7 @@ autoCreateTopicEnable=true
 storePathRootDir=$2
 storePathCommitLog=$2/commitlog
 mappedFileSizeCommitLog=$FILE_BYTES
+$KEEP_FILES
 EOF
 }
 
@@ -176,12 +205,12 @@ timed_boot() {
   t0=$(date +%s%N)
   case $impl in
     go)
-      (cd "$dir" && exec env ROCKETMQ_HOME="$RUN_DIR/rocketmq-home" JAVA_OPT_EXT="-Duser.home=$dir" RMQGO_LINE=4 \
+      (cd "$dir" && exec env ROCKETMQ_HOME="$RUN_DIR/rocketmq-home" JAVA_OPT_EXT="-Duser.home=$dir $KEEP_FILES_PROPS" RMQGO_LINE=4 \
         "$RMQGO_BROKER_BIN" -c "$dir/broker.conf" >"$dir/stdout.log" 2>&1 </dev/null) &
       ;;
     java)
       # shellcheck disable=SC2086
-      (cd "$dir" && exec env ROCKETMQ_HOME="$RUN_DIR/rocketmq-home" java $BROKER_JAVA_HEAP $JAVA_OPENS \
+      (cd "$dir" && exec env ROCKETMQ_HOME="$RUN_DIR/rocketmq-home" java $BROKER_JAVA_HEAP $JAVA_OPENS $KEEP_FILES_PROPS \
         -Duser.home="$dir" -cp "$JAVA_CP" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" \
         >"$dir/stdout.log" 2>&1 </dev/null) &
       ;;
@@ -242,12 +271,16 @@ table() {
 
 case " $IMPLS " in *" java "*) JAVA_CP=$(java_classpath) ;; *) JAVA_CP="" ;; esac
 : >"$RESULTS"
-BROKER_CONF_EXTRA="mappedFileSizeCommitLog=$FILE_BYTES" NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 \
+BROKER_CONF_EXTRA="mappedFileSizeCommitLog=$FILE_BYTES
+$KEEP_FILES" SERVER_JAVA_OPT_EXT="$KEEP_FILES_PROPS" NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 \
   sh "$COMPAT_DIR/ref-servers.sh" start 4 >/dev/null
 # shellcheck disable=SC1091
 . "$RUN_DIR/env.sh"
 STORE=$RUN_DIR/broker-a/store
+prev=0
 for size in $SIZES; do
+  if [ "$PREFILL" = 1 ]; then prefill $(((size - prev) * FILE_BYTES - LOAD_MB * 1048576)); fi
+  prev=$size
   produce_until "$size"
   crash
   for impl in $IMPLS; do
