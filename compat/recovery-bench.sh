@@ -91,11 +91,14 @@ java_classpath() {
   cat "$cpfile"
 }
 
-# free_broker_port: a port P with P-2, P and P+1 free (a broker's three).
+# free_broker_port: a port P with P-2, P and P+1 free (a broker's three),
+# a new one for every boot (a port just let go may still be held).
+BOOTS=0
 free_broker_port() {
-  python3 - <<'EOF'
-import socket
-p = 23911
+  BOOTS=$((BOOTS + 1))
+  python3 - "$((23911 + BOOTS * 30))" <<'EOF'
+import socket, sys
+p = int(sys.argv[1])
 while True:
     ok = True
     for q in (p - 2, p, p + 1):
@@ -200,7 +203,8 @@ timed_boot() {
   dir=$BENCH_DIR/timed-$impl
   rm -rf "$dir"
   mkdir -p "$dir"
-  write_conf "$dir" "$store" "$(free_broker_port)"
+  free_broker_port >"$dir/port"
+  write_conf "$dir" "$store" "$(cat "$dir/port")"
   files=$(ls "$store/commitlog" | wc -l)
   t0=$(date +%s%N)
   case $impl in
