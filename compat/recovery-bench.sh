@@ -12,11 +12,12 @@
 #      starts that broker on the copy and times it from exec to its
 #      "boot success" line (polled every 20 ms), stops it cleanly and
 #      deletes the copy;
-#   3. restarts our broker on the original store and goes on to the next
-#      size.
+#   3. goes on to the next size with the same store (name server and
+#      broker started again, on fresh ports).
 #
 # PREFILL=1 grows each size's store but its last LOAD_MB (256) MiB with
-# rmqbench store (our store code appending in-process, broker stopped),
+# rmqbench store (our store code appending in-process, before the broker
+# starts),
 # much faster than the broker on a busy machine; the broker then takes the
 # load for the rest and is killed under it as above.
 #
@@ -117,18 +118,26 @@ EOF
 }
 
 # prefill BYTES: grows the store by about BYTES with rmqbench store (this
-# project's store code appending in-process, 1 KiB bodies, no broker),
-# broker-a stopped cleanly around it.
+# project's store code appending in-process, 1 KiB bodies), while no
+# broker runs on it.
 prefill() {
   [ "$1" -gt 0 ] || return 0
-  pid=$(cat "$RUN_DIR/broker-a/pid")
-  kill -TERM "$pid"
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
-  rm -f "$RUN_DIR/broker-a/pid"
   log "prefilling about $(($1 >> 20)) MiB in-process"
   "$RMQBENCH_BIN" store -dir "$STORE" -threads 4 -body "$BODY" -messages $(($1 / (BODY + 130))) -read=false \
     >>"$BENCH_DIR/prefill.log" 2>&1
-  sh "$COMPAT_DIR/ref-servers.sh" restart-broker a >/dev/null
+}
+
+# start_servers: a name server and our broker-a on the store (fresh ports
+# each time: ports a dead broker let go may be taken meanwhile on a shared
+# machine).
+start_servers() {
+  BROKER_CONF_EXTRA="mappedFileSizeCommitLog=$FILE_BYTES
+storePathRootDir=$STORE
+storePathCommitLog=$STORE/commitlog
+$KEEP_FILES" SERVER_JAVA_OPT_EXT="$KEEP_FILES_PROPS" NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 \
+    sh "$COMPAT_DIR/ref-servers.sh" start 4 >/dev/null
+  # shellcheck disable=SC1091
+  . "$RUN_DIR/env.sh"
 }
 
 # produce_until N: our broker takes load until its commitlog holds N files
@@ -273,18 +282,15 @@ table() {
     }' "$RESULTS"
 }
 
-case " $IMPLS " in *" java "*) JAVA_CP=$(java_classpath) ;; *) JAVA_CP="" ;; esac
+case " $IMPLS " in *" java "*|*" java-cold "*) JAVA_CP=$(java_classpath) ;; *) JAVA_CP="" ;; esac
 : >"$RESULTS"
-BROKER_CONF_EXTRA="mappedFileSizeCommitLog=$FILE_BYTES
-$KEEP_FILES" SERVER_JAVA_OPT_EXT="$KEEP_FILES_PROPS" NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 \
-  sh "$COMPAT_DIR/ref-servers.sh" start 4 >/dev/null
-# shellcheck disable=SC1091
-. "$RUN_DIR/env.sh"
-STORE=$RUN_DIR/broker-a/store
+STORE=$BENCH_DIR/store
+mkdir -p "$STORE"
 prev=0
 for size in $SIZES; do
   if [ "$PREFILL" = 1 ]; then prefill $(((size - prev) * FILE_BYTES - LOAD_MB * 1048576)); fi
   prev=$size
+  start_servers
   produce_until "$size"
   crash
   for impl in $IMPLS; do
@@ -294,6 +300,6 @@ for size in $SIZES; do
     timed_boot "$impl" "$BENCH_DIR/copy" "$size" "$cold"
     rm -rf "$BENCH_DIR/copy"
   done
-  sh "$COMPAT_DIR/ref-servers.sh" restart-broker a >/dev/null
+  sh "$COMPAT_DIR/ref-servers.sh" stop >/dev/null 2>&1 || true
 done
 table
