@@ -122,7 +122,7 @@ compat-metrics:
 	sh compat/metrics-compare.sh
 
 compat-store:
-	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/
+	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run 'TestJavaReadsOurStore|TestJavaRecoversOurCrashedStore' -v ./store/inspect/
 
 # The fastjson differential (internal/protocol/oracle_*_test.go): the seeds
 # of compat/fastjson/seeds (what Java, Go, C++ and Node.js clients write, and

@@ -94,6 +94,9 @@ func TestJavaRecoversOurCrashedStore(t *testing.T) {
 	require.NoError(t, err)
 	o := sampleOptions(t.TempDir())
 	o.FlushIntervalCommitLog, o.FlushIntervalConsumeQueue, o.CheckpointInterval = 10*time.Millisecond, 10*time.Millisecond, 0
+	// Every file stays, however full the machine's disk is.
+	o.Retention.DeleteWhen, o.Retention.CleanFileForciblyEnable = "", false
+	o.Retention.DiskMaxUsedSpaceRatio, o.Retention.DiskSpaceWarningLevelRatio, o.Retention.DiskSpaceCleanForciblyRatio = 95, 100, 100
 	// Store times 50 ms apart, so that the checkpoint's limit (3 s before
 	// its times) falls inside the commitlog and not before its start.
 	var stamps atomic.Int64
