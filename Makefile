@@ -47,7 +47,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-recovery gobench slowloris clean
 
 all: build
 
@@ -130,7 +130,7 @@ compat-metrics:
 	sh compat/metrics-compare.sh
 
 compat-store:
-	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run TestJavaReadsOurStore -v ./store/inspect/
+	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run 'TestJavaReadsOurStore|TestJavaRecoversOurCrashedStore' -v ./store/inspect/
 
 # The fastjson differential (internal/protocol/oracle_*_test.go): the seeds
 # of compat/fastjson/seeds (what Java, Go, C++ and Node.js clients write, and
@@ -260,6 +260,15 @@ fuzz:
 # the header of compat/broker-bench.sh for its settings.
 bench: build
 	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/broker-bench.sh
+
+# Crash recovery time (issue 16 item 4): a store grown by our broker under
+# load to each of RECOVERY_SIZES GiB, SIGKILLed, and ours and the Java 4.9.7
+# broker each timed to "boot success" on a copy (compat/recovery-bench.sh;
+# needs about 2 x (largest + 2) GiB of disk, about 15 minutes for 1 5 10).
+RECOVERY_SIZES ?= 1 5 10
+bench-recovery: build
+	SIZES="$(RECOVERY_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/recovery-bench.sh
 
 # Stops only the servers it started; see the header of compat/slowloris.sh.
 slowloris: build

@@ -23,6 +23,18 @@ import (
 // Abnormal recovery starts from the last commitlog file whose first record
 // is older than min(physic, logics) - 3 s, so these must never run ahead of
 // what is durable; zero is always safe.
+//
+// Java moves physic on every commitlog flush, logics on the consume queues'
+// thorough flush (every 60 s) and index only when an index file fills, and
+// writes the file with the thorough consume-queue flush: after a crash it
+// re-reads up to a minute of writes, and the whole newest index file is
+// lost. Here each flush moves its time as far as it made data durable
+// (flush.go): physic on every commitlog flush that reached the end, logics
+// on every consume-queue round to the oldest unit still unflushed (a unit
+// waits CheckpointInterval at most), index every CheckpointInterval
+// after syncing the newest index file; the file is written after every
+// consume-queue round that moved a time. Java
+// reads the same three longs, so either broker recovers the other's store.
 const (
 	checkpointSize = osPageSize
 	// checkpointSafety is how far before the checkpoint recovery starts.
@@ -82,19 +94,35 @@ func openCheckpoint(path string, readOnly bool) (*checkpoint, error) {
 	return cp, nil
 }
 
-// flush writes the timestamps and syncs them.
+// flush writes the timestamps and syncs them, when they changed.
 func (cp *checkpoint) flush() error {
 	if cp.data == nil || cp.file == nil {
 		return nil
 	}
 	be := binary.BigEndian
-	be.PutUint64(cp.data[0:], uint64(cp.physicMsgTimestamp.Load()))
-	be.PutUint64(cp.data[8:], uint64(cp.logicsMsgTimestamp.Load()))
-	be.PutUint64(cp.data[16:], uint64(cp.indexMsgTimestamp.Load()))
+	var now [24]byte
+	be.PutUint64(now[0:], uint64(cp.physicMsgTimestamp.Load()))
+	be.PutUint64(now[8:], uint64(cp.logicsMsgTimestamp.Load()))
+	be.PutUint64(now[16:], uint64(cp.indexMsgTimestamp.Load()))
+	if string(now[:]) == string(cp.data[:24]) {
+		return nil // unchanged: no write, no sync
+	}
+	copy(cp.data, now[:])
 	if err := unix.Msync(cp.data, unix.MS_SYNC); err != nil {
 		return fmt.Errorf("store: flush checkpoint: %w", err)
 	}
 	return nil
+}
+
+// advance moves a timestamp forward to ts, never back: several flushers
+// may report the same field, the slower with an older time.
+func advance(v *atomic.Int64, ts int64) {
+	for {
+		cur := v.Load()
+		if ts <= cur || v.CompareAndSwap(cur, ts) {
+			return
+		}
+	}
 }
 
 // minTimestamp is getMinTimestamp: the oldest of the two data timestamps,

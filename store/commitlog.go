@@ -112,8 +112,10 @@ func (c *commitLog) append(b *encodedBatch) (appendResult, error) {
 	// recovery reads as the end of the log, never a torn record.
 	copy(f.data[pos+8:], b.buf[8:])
 	copy(f.data[pos:pos+8], b.buf[:8])
-	c.lastStoreTimestamp.Store(storeTs)
 	f.wrote.Store(pos + int64(len(b.buf)))
+	// After the write position: a flusher that reads this time and then
+	// the end knows the end covers the record (flushCommitLog).
+	c.lastStoreTimestamp.Store(storeTs)
 	if counts {
 		c.queueOffsets[key] = base + int64(len(b.sizes))
 	}

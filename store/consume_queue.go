@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -67,6 +68,13 @@ type consumeQueue struct {
 	// minLogicOffset is the logical byte offset of the first unit still
 	// pointing into the commitlog.
 	minLogicOffset atomic.Int64
+	// dirtySince is the store time of the oldest record whose unit is not
+	// yet flushed, 0 when every unit is (guarded by mu; read by the
+	// flusher for the checkpoint).
+	dirtySince atomic.Int64
+	// dirtyAt is when (Unix ns) dirtySince was set, for flushing a queue
+	// whose units have waited too long for enough dirty pages.
+	dirtyAt atomic.Int64
 }
 
 func newConsumeQueue(topic string, queueID int32, dir string, fileSize int64, log *zap.Logger, readOnly bool) *consumeQueue {
@@ -81,12 +89,12 @@ func (cq *consumeQueue) minOffset() int64 { return cq.minLogicOffset.Load() / cq
 // maxOffset is one past the last unit (Java's getMaxOffsetInQueue).
 func (cq *consumeQueue) maxOffset() int64 { return cq.files.maxOffset() / cqUnitSize }
 
-// put appends the unit for a record at logical offset cqOffset (the
-// record's QUEUEOFFSET), as Java's putMessagePositionInfo: a record at or
+// put appends the unit for a record stored at storeTs at logical offset
+// cqOffset (the record's QUEUEOFFSET), as Java's putMessagePositionInfo: a record at or
 // below the queue's commitlog high-water mark is a duplicate and skipped;
 // a first file that starts past 0 is pre-filled with blank units; a gap
 // is filled with blank units so every unit stays at its record's offset.
-func (cq *consumeQueue) put(u cqUnit, cqOffset int64) error {
+func (cq *consumeQueue) put(u cqUnit, cqOffset, storeTs int64) error {
 	cq.mu.Lock()
 	defer cq.mu.Unlock()
 	if u.offset+int64(u.size) <= cq.maxPhysicOffset.Load() {
@@ -116,7 +124,46 @@ func (cq *consumeQueue) put(u cqUnit, cqOffset int64) error {
 		return err
 	}
 	cq.maxPhysicOffset.Store(u.offset + int64(u.size))
+	if cq.dirtySince.Load() == 0 {
+		cq.markDirty(storeTs)
+	}
 	return nil
+}
+
+// markDirty records that units of records stored from storeTs on wait
+// for a flush; mu is held.
+func (cq *consumeQueue) markDirty(storeTs int64) {
+	cq.dirtySince.Store(max(storeTs, 1))
+	cq.dirtyAt.Store(time.Now().UnixNano())
+}
+
+// flush syncs the queue (see mappedFile.flush for least; units that have
+// waited maxAge are synced whatever their number) and returns the store
+// time of the oldest record whose unit is still not durable, 0 when all
+// are. since is a store time read before the flush began: every unit
+// appended after it belongs to a record stored at or after since.
+func (cq *consumeQueue) flush(least int, since int64, maxAge time.Duration) (int64, error) {
+	cq.mu.Lock()
+	began := cq.files.maxOffset()
+	if at := cq.dirtyAt.Load(); at != 0 && time.Since(time.Unix(0, at)) >= maxAge {
+		least = 0
+	}
+	cq.mu.Unlock()
+	if _, err := cq.files.flush(least); err != nil {
+		return 0, err
+	}
+	cq.mu.Lock()
+	defer cq.mu.Unlock()
+	flushed := cq.files.flushedOffset()
+	switch {
+	case flushed >= cq.files.maxOffset():
+		cq.dirtySince.Store(0)
+		cq.dirtyAt.Store(0)
+	case flushed >= began:
+		// What is left was appended during the flush.
+		cq.markDirty(since)
+	}
+	return cq.dirtySince.Load(), nil
 }
 
 // appendUnit writes one unit at logical offset at, the queue's end.
@@ -197,23 +244,39 @@ func (cq *consumeQueue) recover() error {
 }
 
 // truncateAbove removes the units pointing at or past the commitlog
-// offset end (Java's truncateDirtyLogicFiles).
+// offset end (Java's truncateDirtyLogicFiles). Units are in commitlog
+// order, so only the last file whose first unit points below end is read.
 func (cq *consumeQueue) truncateAbove(end int64) error {
 	cq.mu.Lock()
 	defer cq.mu.Unlock()
 	files := cq.files.snapshot()
-	cut := cq.files.minOffset()
+	i := len(files) - 1
+	for ; i > 0; i-- {
+		if u := readUnit(files[i].data); u.valid() && (u.blank() || u.offset < end) {
+			break
+		}
+	}
 	cq.maxPhysicOffset.Store(-1)
-	for _, f := range files {
-		for pos := int64(0); pos < f.wrotePosition(); pos += cqUnitSize {
-			u := readUnit(f.data[pos:])
-			if !u.valid() || (!u.blank() && u.offset >= end) {
-				return cq.files.truncate(cut)
-			}
-			cut = f.start + pos + cqUnitSize
-			if !u.blank() {
-				cq.maxPhysicOffset.Store(u.offset + int64(u.size))
-			}
+	if i < 0 {
+		return nil
+	}
+	if i > 0 {
+		// Every unit before this file points below end: its last says how far.
+		prev := files[i-1]
+		if last := readUnit(prev.data[prev.size-cqUnitSize:]); last.valid() && !last.blank() {
+			cq.maxPhysicOffset.Store(last.offset + int64(last.size))
+		}
+	}
+	f := files[i]
+	cut := f.start
+	for pos := int64(0); pos < f.wrotePosition(); pos += cqUnitSize {
+		u := readUnit(f.data[pos:])
+		if !u.valid() || (!u.blank() && u.offset >= end) {
+			break
+		}
+		cut = f.start + pos + cqUnitSize
+		if !u.blank() {
+			cq.maxPhysicOffset.Store(u.offset + int64(u.size))
 		}
 	}
 	return cq.files.truncate(cut)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -151,14 +152,21 @@ func (t *cqTable) maxPhysicOffset() int64 {
 	return m
 }
 
-// flush flushes every queue; see mappedFile.flush for leastPages.
-func (t *cqTable) flush(leastPages int) error {
+// flush flushes every queue (see mappedFile.flush for leastPages) and
+// returns the store time of the oldest record whose unit is still not
+// durable, 0 when all are; see consumeQueue.flush for since and maxAge.
+func (t *cqTable) flush(leastPages int, since int64, maxAge time.Duration) (int64, error) {
+	oldest := int64(0)
 	for _, cq := range t.all() {
-		if _, err := cq.files.flush(leastPages); err != nil {
-			return err
+		pending, err := cq.flush(leastPages, since, maxAge)
+		if err != nil {
+			return 0, err
+		}
+		if pending > 0 && (oldest == 0 || pending < oldest) {
+			oldest = pending
 		}
 	}
-	return nil
+	return oldest, nil
 }
 
 // closeAll unmaps every queue.

@@ -68,6 +68,7 @@ func crashOptions(dir string, mode FlushMode) Options {
 	o.FlushCommitLogThoroughInterval = 200 * time.Millisecond
 	o.FlushIntervalConsumeQueue = 10 * time.Millisecond
 	o.FlushConsumeQueueThoroughInterval = 150 * time.Millisecond
+	o.CheckpointInterval = 30 * time.Millisecond
 	o.Retention.DeleteWhen = ""
 	o.Retention.FileReservedTime = 100000 * time.Hour
 	o.Retention.DiskMaxUsedSpaceRatio = 95

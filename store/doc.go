@@ -2,8 +2,10 @@
 // Java broker's store directory (either broker starts on the other's):
 // the commitlog (commitlog.go, record.go, put.go), the consume queues
 // (consume_queue*.go) and index files (index_*.go) that the dispatcher
-// builds from it (dispatch.go), the checkpoint, abort and lock files,
-// recovery of a store that was not closed (recovery.go), flushing (sync
+// builds from it (dispatch.go), the checkpoint, abort and lock files
+// (checkpoint.go), recovery of a store that was not closed (recovery.go;
+// where it starts, recovery_start.go: after a crash only what the
+// checkpoint does not cover is read again), flushing (sync
 // group commit or async, flush.go), retention (retention.go,
 // clean_queues.go) and the reads (get.go, query.go, walk.go; finding an
 // offset by time as each Java line does, time_search.go) and replication

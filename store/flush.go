@@ -18,7 +18,9 @@ import (
 //     the puts that arrive while one fsync runs share the next one.
 //   - Consume queues: every flushIntervalConsumeQueue if
 //     flushConsumeQueueLeastPages pages are dirty, everything every
-//     flushConsumeQueueThoroughInterval, then the checkpoint.
+//     flushConsumeQueueThoroughInterval, then the checkpoint (each round,
+//     where Java writes it only with the thorough flush; see
+//     checkpoint.go for how far each of its times moves).
 
 // asyncCommitLogFlusher is the ASYNC_FLUSH service.
 func (s *Store) asyncCommitLogFlusher(ctx context.Context) {
@@ -58,33 +60,67 @@ func (s *Store) flushPeriodically(ctx context.Context, what string, interval, th
 	}
 }
 
-// flushCommitLog syncs the commitlog; a full flush (least 0) also moves
-// the checkpoint's commitlog time to the last record it covered.
+// flushCommitLog syncs the commitlog and, when the flush reached the end
+// the commitlog had before it began, moves the checkpoint's commitlog time
+// to the last record that end covered. (Java moves it only on a thorough
+// flush; a flush with least pages that syncs everything is as good.)
 func (s *Store) flushCommitLog(least int) error {
-	storeTs := s.cl.lastStoreTimestamp.Load()
+	storeTs := s.cl.lastStoreTimestamp.Load() // before the end: see append
+	end := s.cl.files.maxOffset()
 	if _, err := s.cl.files.flush(least); err != nil {
 		return err
 	}
-	if least == 0 && storeTs > 0 {
-		s.cp.physicMsgTimestamp.Store(storeTs)
+	if storeTs > 0 && s.cl.files.flushedOffset() >= end {
+		advance(&s.cp.physicMsgTimestamp, storeTs)
 	}
 	return nil
 }
 
-// flushConsumeQueues syncs the queues; a full flush then records the
-// store time of the last record they cover in the checkpoint.
+// flushConsumeQueues syncs the queues, then moves the checkpoint's logics
+// time to just before the oldest record whose unit is still not durable
+// (a queue left with fewer than least dirty pages keeps its units in
+// memory, for CheckpointInterval at most), or to the last record
+// dispatched before the round when none is; every CheckpointInterval (and
+// on a full flush) it syncs the newest index file and moves the index
+// time; then it writes the file.
 func (s *Store) flushConsumeQueues(least int) error {
 	logicsTs := s.disp.lastStoreTimestamp.Load()
-	if err := s.cqs.flush(least); err != nil {
+	pending, err := s.cqs.flush(least, logicsTs, s.opts.CheckpointInterval)
+	if err != nil {
 		return err
 	}
-	if least != 0 {
-		return nil
+	if pending > 0 {
+		logicsTs = min(logicsTs, pending-1)
 	}
 	if logicsTs > 0 {
-		s.cp.logicsMsgTimestamp.Store(logicsTs)
+		advance(&s.cp.logicsMsgTimestamp, logicsTs)
+	}
+	if err := s.checkpointIndex(least == 0); err != nil {
+		return err
 	}
 	return s.cp.flush()
+}
+
+// checkpointIndex syncs the newest index file and records in the
+// checkpoint the store time it covers, when forced or when
+// CheckpointInterval has passed since the last time.
+func (s *Store) checkpointIndex(force bool) error {
+	if s.index == nil {
+		return nil
+	}
+	now := time.Now().UnixNano()
+	if !force && time.Duration(now-s.indexCheckpointed.Load()) < s.opts.CheckpointInterval {
+		return nil
+	}
+	s.indexCheckpointed.Store(now)
+	ts, err := s.index.flushNewest()
+	if err != nil {
+		return err
+	}
+	if ts > 0 {
+		advance(&s.cp.indexMsgTimestamp, ts)
+	}
+	return nil
 }
 
 // groupCommit is the SYNC_FLUSH service: waiters name the commitlog

@@ -31,9 +31,11 @@ type indexService struct {
 	log      *zap.Logger
 	readOnly bool
 
-	// rebuildFrom is the earliest begin time of the index files deleted
-	// by load after a crash (0: none): recovery must re-dispatch from
-	// there so no key of theirs is lost.
+	// rebuildFrom is the store time from which records may be missing
+	// from the index after a crash (0: none): the earliest begin time of
+	// the files load deleted, or the checkpoint's index time when the
+	// newest file was kept. Recovery re-dispatches from there so that no
+	// key is lost.
 	rebuildFrom int64
 
 	mu    sync.RWMutex
@@ -45,8 +47,16 @@ func newIndexService(dir string, slots, entries int, cp *checkpoint, log *zap.Lo
 }
 
 // load maps the index files in name order. After a crash, files that end
-// after the checkpoint's index time are deleted, as Java does: the
-// re-dispatch of recovery rebuilds them.
+// after the checkpoint's index time are deleted, as Java does, and the
+// re-dispatch of recovery rebuilds them; but the newest file is kept when
+// the checkpoint's index time falls inside it (it was synced up to there,
+// flushNewest), and only what it may miss is re-indexed. Java, reading the
+// same checkpoint, deletes that file: it loses the file's keys after a
+// crash of its own broker too. After a killed process the page cache holds
+// every entry written, so nothing is lost; after a power loss, pages of
+// the entries written after the checkpoint may be lost while the header
+// says they are there, and build skips records below the header's end:
+// the keys of the last CheckpointInterval may then be missing.
 func (s *indexService) load(lastExitOK bool) error {
 	entries, err := os.ReadDir(s.dir)
 	if os.IsNotExist(err) {
@@ -65,33 +75,51 @@ func (s *indexService) load(lastExitOK bool) error {
 	}
 	sort.Strings(names)
 	for i, name := range names {
-		path := filepath.Join(s.dir, name)
-		if st, err := os.Stat(path); err == nil && st.Size() == 0 && i == len(names)-1 && !s.readOnly {
-			// A crash while the file was being created.
-			s.log.Warn("deleting empty last index file", zap.String("file", path))
-			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("store: %w", err)
-			}
-			continue
-		}
-		ix, err := s.open(path, false)
-		if err != nil {
+		if err := s.loadFile(name, i == len(names)-1, lastExitOK); err != nil {
 			s.closeAll()
 			return err
 		}
-		if !lastExitOK && !s.readOnly && ix.endTimestamp() > s.cp.indexMsgTimestamp.Load() {
-			s.log.Info("deleting index file newer than the checkpoint", zap.String("file", name))
-			if b := ix.beginTimestamp(); s.rebuildFrom == 0 || b < s.rebuildFrom {
-				s.rebuildFrom = max(b, 1)
-			}
-			if err := ix.mf.destroy(); err != nil {
-				return err
-			}
-			continue
-		}
-		s.files = append(s.files, ix)
 	}
 	return nil
+}
+
+// loadFile maps one index file, or deletes it (see load).
+func (s *indexService) loadFile(name string, newest, lastExitOK bool) error {
+	path := filepath.Join(s.dir, name)
+	if st, err := os.Stat(path); err == nil && st.Size() == 0 && newest && !s.readOnly {
+		// A crash while the file was being created.
+		s.log.Warn("deleting empty last index file", zap.String("file", path))
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		return nil
+	}
+	ix, err := s.open(path, false)
+	if err != nil {
+		return err
+	}
+	checkpointed := s.cp.indexMsgTimestamp.Load()
+	if lastExitOK || s.readOnly || ix.endTimestamp() <= checkpointed {
+		s.files = append(s.files, ix)
+		return nil
+	}
+	if newest && ix.beginTimestamp() < checkpointed {
+		s.log.Info("keeping the newest index file, synced up to the checkpoint; re-indexing what came after",
+			zap.String("file", name), zap.Int64("checkpoint", checkpointed), zap.Int64("fileEnd", ix.endTimestamp()))
+		s.files = append(s.files, ix)
+		s.rebuildAfter(max(checkpointed-checkpointSafety, 1))
+		return nil
+	}
+	s.log.Info("deleting index file newer than the checkpoint", zap.String("file", name))
+	s.rebuildAfter(max(ix.beginTimestamp(), 1))
+	return ix.mf.destroy()
+}
+
+// rebuildAfter lowers rebuildFrom to ts.
+func (s *indexService) rebuildAfter(ts int64) {
+	if s.rebuildFrom == 0 || ts < s.rebuildFrom {
+		s.rebuildFrom = ts
+	}
 }
 
 func (s *indexService) open(path string, create bool) (*indexFile, error) {
@@ -151,7 +179,7 @@ func (s *indexService) retire(full *indexFile) {
 		s.log.Error("flushing a full index file", zap.String("file", full.mf.path), zap.Error(err))
 		return
 	}
-	s.cp.indexMsgTimestamp.Store(full.endTimestamp())
+	advance(&s.cp.indexMsgTimestamp, full.endTimestamp())
 	if err := s.cp.flush(); err != nil {
 		s.log.Error("flushing the checkpoint", zap.Error(err))
 	}
@@ -237,6 +265,31 @@ func (s *indexService) query(topic, key string, maxNum int, begin, end int64) In
 		}
 	}
 	return res
+}
+
+// newest returns the newest index file, or nil.
+func (s *indexService) newest() *indexFile {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if n := len(s.files); n > 0 {
+		return s.files[n-1]
+	}
+	return nil
+}
+
+// flushNewest syncs the newest index file and returns the store time of
+// the last record it held before the sync (0 without files): every key of
+// the records stored up to then is durable.
+func (s *indexService) flushNewest() (int64, error) {
+	newest := s.newest()
+	if newest == nil {
+		return 0, nil
+	}
+	end := newest.endTimestamp()
+	if _, err := newest.mf.flushAll(); err != nil {
+		return 0, err
+	}
+	return end, nil
 }
 
 // flush syncs every index file.

@@ -74,6 +74,17 @@ type Options struct {
 	// mapped, as Java does. Not a broker.conf key.
 	ResidentCommitLogBytes int64
 
+	// CheckpointInterval bounds how far the checkpoint may fall behind
+	// the data, and so how much a crash recovery reads again: every
+	// CheckpointInterval the newest index file is synced and the
+	// checkpoint's index time moved to what it then holds (Java syncs an
+	// index file only once it is full, and deletes the newest after a
+	// crash), and a consume queue whose oldest unflushed unit is older than
+	// this is flushed even with fewer than flushConsumeQueueLeastPages dirty
+	// pages (Java waits for the thorough flush, a minute). 0 does both on
+	// every consume-queue flush. Not a broker.conf key.
+	CheckpointInterval time.Duration
+
 	Retention RetentionOptions
 
 	// HA are the replication settings.
@@ -151,6 +162,7 @@ func DefaultOptions() Options {
 		AccessMessageInMemoryMaxRatio:     40,
 		OSPageCacheBusyTimeout:            time.Second,
 		ResidentCommitLogBytes:            16 << 20,
+		CheckpointInterval:                5 * time.Second,
 		HA: HAOptions{
 			HeartbeatInterval:    5 * time.Second,
 			HousekeepingInterval: 20 * time.Second,

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"go.uber.org/zap"
@@ -13,11 +12,15 @@ import (
 //  1. each consume queue is cut after its last valid unit;
 //  2. the commitlog is scanned record by record, checking size, magic and
 //     body CRC: after a clean stop from the third-last file, after a crash
-//     from the last file whose first record is older than the checkpoint,
-//     dispatching every record into the queues and the index on the way;
+//     from where the checkpoint says the files stop being durable
+//     (recovery_start.go), dispatching every record into the queues and
+//     the index on the way;
 //  3. the commitlog is cut after its last valid record (the tail zeroed),
 //     and queue units pointing past it are removed;
-//  4. the next queue offsets are rebuilt from the queues.
+//  4. the next queue offsets are rebuilt from the queues;
+//  5. after a crash, what the killed process left unflushed in the page
+//     cache is synced, so that the checkpoint moves on from data that is
+//     on disk.
 func (s *Store) recover() error {
 	for _, cq := range s.cqs.all() {
 		if err := cq.recover(); err != nil {
@@ -29,32 +32,39 @@ func (s *Store) recover() error {
 	if len(files) == 0 {
 		return s.recoverEmpty(maxCQ)
 	}
-	start, dispatch := s.recoveryStart(files)
-	s.log.Info("recovering commitlog", zap.Bool("lastExitOK", s.lastExitOK), zap.String("from", files[start].name()),
-		zap.Int("files", len(files)-start), zap.Bool("dispatch", dispatch), zap.Int64("maxOffsetInConsumeQueues", maxCQ))
-	scan, err := s.scanCommitLog(files, start, dispatch)
+	from, dispatch := s.recoveryStart(files)
+	total := files[len(files)-1].end() - from
+	s.log.Info("recovering commitlog", zap.Bool("lastExitOK", s.lastExitOK), zap.Int64("from", from),
+		zap.String("file", fileName(from-from%s.cl.files.fileSize)), zap.Int64("bytesAtMost", total),
+		zap.Int64("skippedInFile", from%s.cl.files.fileSize), zap.Bool("dispatch", dispatch),
+		zap.Int64("maxOffsetInConsumeQueues", maxCQ))
+	scan, err := s.scanCommitLog(files, from, dispatch)
 	if err != nil {
 		return err
 	}
 	if err := s.cl.files.truncate(scan.end); err != nil {
 		return err
 	}
-	s.recovery = RecoveryInfo{LastExitOK: s.lastExitOK, End: scan.end, Stop: scan.stop, QueuesCut: maxCQ > scan.end}
+	s.recovery = RecoveryInfo{LastExitOK: s.lastExitOK, From: from, End: scan.end, Scanned: scan.end - from,
+		Files: scan.files, Records: scan.records, Stop: scan.stop, QueuesCut: maxCQ > scan.end}
 	if maxCQ > scan.end {
 		s.log.Warn("consume queues point past the commitlog end, truncating them", zap.Int64("end", scan.end))
 		if err := s.truncateConsumeQueues(scan.end); err != nil {
 			return err
 		}
 	}
-	s.cl.lastStoreTimestamp.Store(scan.lastStoreTimestamp)
+	s.cl.lastStoreTimestamp.Store(max(scan.lastStoreTimestamp, s.cl.lastStoreTimestamp.Load()))
 	s.refreshQueueOffsets()
-	from := max(s.cl.files.minOffset(), s.cqs.maxPhysicOffset())
+	dispatchFrom := max(s.cl.files.minOffset(), s.cqs.maxPhysicOffset())
 	if dispatch {
-		from = scan.end
+		dispatchFrom = scan.end
+		if err := s.syncRecovered(from); err != nil {
+			return err
+		}
 	}
-	s.disp.from.Store(from)
+	s.disp.from.Store(dispatchFrom)
 	s.log.Info("recovered commitlog", zap.Int64("end", scan.end), zap.Int64("records", scan.records),
-		zap.Int64("dispatchFrom", from))
+		zap.Int64("scannedBytes", scan.end-from), zap.Int("files", scan.files), zap.Int64("dispatchFrom", dispatchFrom))
 	return nil
 }
 
@@ -74,47 +84,40 @@ func (s *Store) recoverEmpty(maxCQ int64) error {
 	return nil
 }
 
-// recoveryStart picks the file to scan from and whether the scan must
-// dispatch: after a crash, the last file whose first record is older than
-// what the checkpoint says is durable (and than the oldest index file
-// deleted at load, so its keys are rebuilt).
-func (s *Store) recoveryStart(files []*mappedFile) (int, bool) {
-	if s.lastExitOK {
-		return max(len(files)-3, 0), false
-	}
-	limit := s.cp.minTimestamp()
-	if s.opts.MessageIndexEnable && s.opts.MessageIndexSafe {
-		limit = s.cp.minTimestampIndex()
-	}
-	if s.index != nil && s.index.rebuildFrom > 0 {
-		limit = min(limit, s.index.rebuildFrom-1)
-	}
-	for i := len(files) - 1; i >= 0; i-- {
-		if ts := firstStoreTimestamp(files[i]); ts > 0 && ts <= limit {
-			return i, !s.opts.ReadOnly
+// syncRecovered fsyncs, after a crash, the commitlog files from the one
+// recovery started in, the last file of every consume queue and the
+// newest index file: the killed process may have left their last writes
+// in the page cache only, and the files are taken as flushed from here on.
+func (s *Store) syncRecovered(from int64) error {
+	var files []*mappedFile
+	for _, f := range s.cl.files.snapshot() {
+		if f.end() > from {
+			files = append(files, f)
 		}
 	}
-	return 0, !s.opts.ReadOnly
-}
-
-// firstStoreTimestamp is the store time of a file's first record, 0 when
-// it does not start with a message (isMappedFileMatchedRecover).
-func firstStoreTimestamp(f *mappedFile) int64 {
-	if len(f.data) < 128 {
-		return 0
+	for _, cq := range s.cqs.all() {
+		if f := cq.files.last(); f != nil {
+			files = append(files, f)
+		}
 	}
-	magic := int32(binary.BigEndian.Uint32(f.data[posMagic:]))
-	if magic != MagicV1 && magic != MagicV2 {
-		return 0
+	if s.index != nil {
+		if ix := s.index.newest(); ix != nil {
+			files = append(files, ix.mf)
+		}
 	}
-	sysFlag := int32(binary.BigEndian.Uint32(f.data[posSysFlag:]))
-	return int64(binary.BigEndian.Uint64(f.data[storeTimestampPos(sysFlag):]))
+	for _, f := range files {
+		if err := f.file.Sync(); err != nil {
+			return fmt.Errorf("store: sync %s after recovery: %w", f.path, err)
+		}
+	}
+	return nil
 }
 
 // scanResult is where a commitlog scan ended.
 type scanResult struct {
 	end                int64
 	records            int64
+	files              int
 	lastStoreTimestamp int64
 	// stop says why the scan stopped at something other than the zeros
 	// after the last record ("" for a clean end).
@@ -125,8 +128,15 @@ type scanResult struct {
 type RecoveryInfo struct {
 	// LastExitOK is false when the previous run did not stop cleanly.
 	LastExitOK bool
+	// From is the commitlog offset the scan started at.
+	From int64
 	// End is the commitlog end recovery settled on.
 	End int64
+	// Scanned is how many commitlog bytes were read (End - From), Files
+	// in how many files, and Records how many records they held.
+	Scanned int64
+	Files   int
+	Records int64
 	// Stop, when not empty, says why the commitlog ends at a record that
 	// is not the zeroed end of the log (a torn or corrupt record); what
 	// followed was dropped (read-only: is not served).
@@ -138,15 +148,19 @@ type RecoveryInfo struct {
 // Recovery returns what recovery found at Open.
 func (s *Store) Recovery() RecoveryInfo { return s.recovery }
 
-// scanCommitLog walks the records from files[start] until the first
+// scanCommitLog walks the records from offset from until the first
 // invalid one (or the blank record of the last file).
-func (s *Store) scanCommitLog(files []*mappedFile, start int, dispatch bool) (scanResult, error) {
-	res := scanResult{end: files[start].start}
-	for i := start; i < len(files); i++ {
+func (s *Store) scanCommitLog(files []*mappedFile, from int64, dispatch bool) (scanResult, error) {
+	res := scanResult{end: from}
+	first := int((from - files[0].start) / s.cl.files.fileSize)
+	progress := newScanProgress(s.log, files[len(files)-1].end()-from, progressEvery)
+	for i := first; i < len(files); i++ {
 		f := files[i]
-		s.log.Info("recovering commitlog file", zap.String("file", f.name()),
-			zap.String("progress", fmt.Sprintf("%d/%d", i-start+1, len(files)-start)))
-		pos, blank, err := s.scanFile(f, dispatch, &res)
+		pos := max(from-f.start, 0)
+		res.files++
+		s.log.Info("recovering commitlog file", zap.String("file", f.name()), zap.Int64("from", pos),
+			zap.String("progress", fmt.Sprintf("%d/%d", i-first+1, len(files)-first)))
+		pos, blank, err := s.scanFile(f, pos, dispatch, &res, progress)
 		if err != nil {
 			return res, err
 		}
@@ -158,10 +172,11 @@ func (s *Store) scanCommitLog(files []*mappedFile, start int, dispatch bool) (sc
 	return res, nil
 }
 
-// scanFile walks one file; blank reports that it ended with the blank
-// record (so the scan goes on with the next file).
-func (s *Store) scanFile(f *mappedFile, dispatch bool, res *scanResult) (pos int64, blank bool, err error) {
+// scanFile walks one file from pos; blank reports that it ended with the
+// blank record (so the scan goes on with the next file).
+func (s *Store) scanFile(f *mappedFile, pos int64, dispatch bool, res *scanResult, p *scanProgress) (int64, bool, error) {
 	for pos < f.size {
+		p.at(f, pos)
 		r, check, why := decodeRecord(f.data[pos:], s.opts.CheckCRCOnRecover)
 		switch check {
 		case recordBlank:

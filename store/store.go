@@ -33,7 +33,10 @@ type Store struct {
 
 	lastExitOK bool
 	recovery   RecoveryInfo
-	onArrive   func(*Arrival)
+	// indexCheckpointed is when (Unix ns) the newest index file was last
+	// synced for the checkpoint (checkpointIndex).
+	indexCheckpointed atomic.Int64
+	onArrive          func(*Arrival)
 	// haMaster is the HA master serving this store's slaves, once made.
 	haMaster atomic.Pointer[HAMaster]
 
@@ -237,7 +240,7 @@ func (s *Store) dispatch(d *dispatchRequest) error {
 	counts := d.txType == SysFlagTxNotType || d.txType == SysFlagTxCommit
 	if counts {
 		cq := s.cqs.findOrCreate(d.topic, d.queueID)
-		if err := cq.put(cqUnit{offset: d.offset, size: d.size, tagsCode: d.tagsCode}, d.queueOffset); err != nil {
+		if err := cq.put(cqUnit{offset: d.offset, size: d.size, tagsCode: d.tagsCode}, d.queueOffset, d.storeTimestamp); err != nil {
 			return err
 		}
 		s.disp.lastStoreTimestamp.Store(d.storeTimestamp)

@@ -58,6 +58,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	threads := fs.Int("threads", 1, "writer goroutines")
 	messages := fs.Int("messages", 100000, "messages in all")
 	body := fs.Int("body", 1024, "body bytes")
+	readBack := fs.Bool("read", true, "read every queue back after the appends (false: only append, e.g. to grow a store)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -65,7 +66,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rmqbench store: need -dir, -threads >= 1, -messages >= threads, -flush ASYNC_FLUSH|SYNC_FLUSH")
 		return 2
 	}
-	res, err := benchStore(ctx, *dir, *flush, *threads, *messages, *body, stderr)
+	res, err := benchStore(ctx, *dir, *flush, *threads, *messages, *body, *readBack, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "rmqbench store:", err)
 		return 1
@@ -75,9 +76,17 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-func benchStore(ctx context.Context, dir, flush string, threads, messages, body int, progress io.Writer) (*storeBenchResult, error) {
+func benchStore(ctx context.Context, dir, flush string, threads, messages, body int, readBack bool,
+	progress io.Writer) (*storeBenchResult, error) {
 	o := store.DefaultOptions()
 	o.RootDir = dir
+	// A benchmark keeps every file, whatever the disk's fill: a store
+	// grown for a test (-read=false) must hold all it was given.
+	o.Retention.DeleteWhen = ""
+	o.Retention.CleanFileForciblyEnable = false
+	o.Retention.DiskMaxUsedSpaceRatio = 95
+	o.Retention.DiskSpaceWarningLevelRatio = 100
+	o.Retention.DiskSpaceCleanForciblyRatio = 100
 	if flush == "SYNC_FLUSH" {
 		o.Flush = store.SyncFlush
 	}
@@ -101,6 +110,10 @@ func benchStore(ctx context.Context, dir, flush string, threads, messages, body 
 	res.AppendP99Us = float64(hist.percentile(0.99)) / 1e3
 	if err := s.WaitDispatched(ctx); err != nil {
 		return nil, err
+	}
+	if !readBack {
+		res.RssMB = rssMB()
+		return res, nil
 	}
 	read, readTime, err := readAll(s)
 	if err != nil {
@@ -130,7 +143,7 @@ func appendLoad(ctx context.Context, s *store.Store, threads, messages, body int
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			errs[w] = appendShare(s, w, threads, messages, payload, &hists[w])
+			errs[w] = appendShare(ctx, s, w, threads, messages, payload, &hists[w])
 		}()
 	}
 	done.Wait()
@@ -148,11 +161,12 @@ func appendLoad(ctx context.Context, s *store.Store, threads, messages, body int
 	return &all, elapsed, nil
 }
 
-// appendShare is one writer's share: every threads-th message from w.
-func appendShare(s *store.Store, w, threads, messages int, payload []byte, h *histogram) error {
+// appendShare is one writer's share: every threads-th message from w,
+// until ctx ends.
+func appendShare(ctx context.Context, s *store.Store, w, threads, messages int, payload []byte, h *histogram) error {
 	born := netip.MustParseAddrPort("127.0.0.1:50000")
 	host := netip.MustParseAddrPort("127.0.0.1:10911")
-	for i := w; i < messages; i += threads {
+	for i := w; i < messages && ctx.Err() == nil; i += threads {
 		m := store.Message{Topic: benchTopic, QueueID: int32(i % benchQueues), Body: payload,
 			Properties:    "TAGS\x01TagA\x02KEYS\x01key-" + strconv.Itoa(i),
 			BornTimestamp: time.Now().UnixMilli(), BornHost: born, StoreHost: host}
