@@ -26,6 +26,8 @@
 #                          servers and ours: outputs and the plain_acl.yml each change leaves, diffed
 #   make compat-ha-kill    the master SIGKILLed mid-stream 100 times (Java pair, then ours): nothing
 #                          acknowledged may be missing from the slave (compat-ha-kill-short: 2 rounds)
+#   make compat-ha-bench   replication throughput, SYNC_MASTER's added latency, slave catch-up:
+#                          the Java pair and ours in one run, a table with ratios
 #   make compat-metrics    the Prometheus exporters of the Java 5.3.3 broker and ours scraped after
 #                          the same workload: names, label sets and counters compared
 #   make compat-fastjson   the fastjson differential: every body kind through ours and the real
@@ -44,7 +46,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-mqadmin-acl compat-ha compat-ha-kill compat-ha-kill-short compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-mqadmin-acl compat-ha compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference fixtures fuzz bench gobench slowloris clean
 
 all: build
 
@@ -197,6 +199,14 @@ compat-ha-kill: build
 
 compat-ha-kill-short: build
 	ROUNDS=2 MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-kill.sh
+
+# Replication throughput and the latency SYNC_MASTER adds, the Java pair and
+# ours in one run (compat/ha-bench.sh): a lone ASYNC_MASTER, with its slave,
+# SYNC_MASTER with its slave, and the slave's catch-up rate; a markdown
+# table with Go ÷ Java ratios in compat/target/ha-bench-run.out/table.md.
+# About 5 minutes; run it on a quiet machine.
+compat-ha-bench: build
+	RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench $(GO_SERVERS) sh compat/ha-bench.sh
 
 compat-reference: compat-reference-4 compat-reference-5
 
