@@ -39,6 +39,11 @@
 # RMQGO_NAMESRV_BIN (built binaries), LINE [4], SLAVE_TOPIC_MS [20000] (how
 # long to wait for the slave to copy the topic from its master before asking
 # the slave to create it; compat/hatool/SlaveTopic.java).
+#
+# MASTER_ROLE [SYNC_MASTER] and MASTER_FLUSH [SYNC_FLUSH] change the
+# master's brokerRole and flushDiskType: MASTER_ROLE=ASYNC_MASTER is the
+# control that shows the test sees a loss (an ASYNC_MASTER acknowledges
+# before the slave has the message, so a kill loses some acks).
 
 set -u
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +51,8 @@ MASTER_IMPL=${MASTER_IMPL:-java}
 SLAVE_IMPL=${SLAVE_IMPL:-java}
 NAMESRV_IMPL=${NAMESRV_IMPL:-java}
 ROUNDS=${ROUNDS:-100}
+MASTER_ROLE=${MASTER_ROLE:-SYNC_MASTER}
+MASTER_FLUSH=${MASTER_FLUSH:-SYNC_FLUSH}
 LINE=${LINE:-4}
 RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/ha-kill-$MASTER_IMPL-$SLAVE_IMPL}
 OUT_DIR=$RUN_DIR.out
@@ -62,12 +69,12 @@ mkdir -p "$OUT_DIR"
 NAMESRV_PORT=${NAMESRV_PORT:-24876} BROKER_PORT=${BROKER_PORT:-24911} SLAVE_PORT=${SLAVE_PORT:-24921} \
   BROKER_IMPL=$MASTER_IMPL SLAVE_IMPL=$SLAVE_IMPL COMPAT_SLAVE=1 COMPAT_BROKER_B=0 \
   BROKER_CONF_EXTRA="mappedFileSizeCommitLog=16777216" \
-  BROKER_A_CONF_EXTRA="brokerRole=SYNC_MASTER
-flushDiskType=SYNC_FLUSH" \
+  BROKER_A_CONF_EXTRA="brokerRole=$MASTER_ROLE
+flushDiskType=$MASTER_FLUSH" \
   sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >/dev/null || exit 2
 trap stop EXIT
 . "$RUN_DIR/env.sh"
-log "master $BROKER_ADDR ($MASTER_IMPL, SYNC_MASTER, SYNC_FLUSH), slave $SLAVE_ADDR ($SLAVE_IMPL), name server $NAMESRV_ADDR ($NAMESRV_IMPL)"
+log "master $BROKER_ADDR ($MASTER_IMPL, $MASTER_ROLE, $MASTER_FLUSH), slave $SLAVE_ADDR ($SLAVE_IMPL), name server $NAMESRV_ADDR ($NAMESRV_IMPL)"
 
 servers="RUN_DIR='$RUN_DIR' sh '$COMPAT_DIR/ref-servers.sh'"
 HATOOL_HOME=$OUT_DIR/home sh "$COMPAT_DIR/hatool/run.sh" "$LINE" HaKill -n "$NAMESRV_ADDR" \
