@@ -8,6 +8,9 @@
 #   sh compat/ref-servers.sh restart-broker a   # or b: SIGTERM, wait, start again
 #   sh compat/ref-servers.sh restart-broker a java   # ... as the Java (or go) broker, same store
 #   sh compat/ref-servers.sh restart-broker a --kill # SIGKILL instead of SIGTERM (a crash)
+#   sh compat/ref-servers.sh stop-broker a [--kill]  # only the stop (SIGTERM, or SIGKILL), waits until gone
+#   sh compat/ref-servers.sh start-broker a          # only the start, on the same conf and store
+#   (a-slave names broker-a's slave of COMPAT_SLAVE=1 in the three)
 #
 # Which implementation runs each server:
 #   NAMESRV_IMPL=java|go   go runs $RMQGO_NAMESRV_BIN -c <namesrv.properties>
@@ -62,6 +65,10 @@
 # run by SLAVE_IMPL=java|go (default BROKER_IMPL). It learns the master's HA
 # address from the name server, as a Java slave without haMasterAddress does.
 # env.sh then has SLAVE_ADDR and SLAVE_STORE (compat/ha-pair.sh).
+#
+# BROKER_A_CONF_EXTRA: lines appended to broker-a's broker.conf only, last
+# (e.g. brokerRole=SYNC_MASTER for the master of COMPAT_SLAVE=1: the slave's
+# brokerRole=SLAVE must not be overridden; compat/ha-kill.sh).
 #
 # BROKER_CONF_EXTRA: lines appended to every generated broker.conf, after the
 # defaults (java.util.Properties: a later key wins), e.g.
@@ -278,6 +285,9 @@ EOF
   if [ -n "${BROKER_CONF_EXTRA:-}" ]; then
     printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"
   fi
+  if [ "$bname" = broker-a ] && [ -n "${BROKER_A_CONF_EXTRA:-}" ]; then
+    printf '%s\n' "$BROKER_A_CONF_EXTRA" >>"$dir/broker.conf"
+  fi
   spawn_broker "$bname"
 }
 
@@ -482,64 +492,69 @@ start_all() {
     if [ -n "${PLAIN_ACL_FILE:-}" ]; then
       echo "BROKER_PLAIN_ACL_FILE=$ROCKETMQ_HOME_DIR/conf/plain_acl.yml; export BROKER_PLAIN_ACL_FILE"
     fi
-    if [ "$BROKER_IMPL" = go ]; then
+    if [ "$BROKER_IMPL" = go ] || { [ "$COMPAT_SLAVE" = 1 ] && [ "$SLAVE_IMPL" = go ]; }; then
       echo "RMQGO_BROKER_BIN=$RMQGO_BROKER_BIN; export RMQGO_BROKER_BIN"
     fi
   } >"$RUN_DIR/env.sh"
   cat "$RUN_DIR/env.sh"
 }
 
-# restart_broker a|b [java|go] [--kill]: SIGTERM (--kill: SIGKILL) to that
-# broker, wait for it to exit, start it again with the same broker.conf, store
-# and implementation as the run that RUN_DIR/env.sh describes, and wait for its
-# boot line.
-restart_broker() {
+# broker_dir_name a|b|a-slave: the folder name of that broker (broker-a,
+# broker-b, broker-a-slave); broker-a etc. are taken as well.
+broker_dir_name() {
   case ${1:-} in
-    a|b) bname=broker-$1 ;;
-    broker-a|broker-b|broker-a-slave) bname=$1 ;;
-    slave) bname=broker-a-slave ;;
-    *) die "restart-broker: which broker, a, b or slave? (got '${1:-}')" ;;
+    a|b|a-slave) echo "broker-$1" ;;
+    slave) echo broker-a-slave ;;
+    broker-a|broker-b|broker-a-slave) echo "$1" ;;
+    *) die "which broker, a, b or a-slave (slave)? (got '${1:-}')" ;;
   esac
-  shift
-  impl_arg="" kill_it=0
-  for a in "$@"; do
-    case $a in
-      --kill) kill_it=1 ;;
-      java|go) impl_arg=$a ;;
-      "") ;;
-      *) die "restart-broker: unknown argument '$a' (java, go or --kill)" ;;
-    esac
-  done
+}
+
+# load_run BROKERDIR [java|go]: reads the run's choices from RUN_DIR/env.sh
+# (they win over this shell's environment) and sets BROKER_IMPL to the
+# implementation BROKERDIR runs (SLAVE_IMPL for the slave; an explicit
+# java|go wins: the store handover test restarts a broker as the other one
+# on the same store, and the next plain restart goes back).
+load_run() {
+  bname=$1 impl_arg=${2:-}
   dir=$RUN_DIR/$bname
   { [ -f "$RUN_DIR/env.sh" ] && [ -f "$dir/broker.conf" ]; } ||
-    die "restart-broker: no $RUN_DIR/env.sh or $dir/broker.conf; start the servers first"
-  # The run's own choices win over this shell's environment.
+    die "no $RUN_DIR/env.sh or $dir/broker.conf; start the servers first"
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
-  # The slave runs as SLAVE_IMPL.
   if [ "$bname" = broker-a-slave ]; then BROKER_IMPL=${SLAVE_IMPL:-$BROKER_IMPL}; fi
-  # An explicit implementation restarts the broker as the other one on the
-  # same store (the store handover test); the next plain restart goes back.
   if [ -n "$impl_arg" ]; then BROKER_IMPL=$impl_arg; fi
   LINE=$REF_SERVER_LINE
   line_vars
   ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
   case $BROKER_IMPL in
     java) SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1 ;;
-    go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "restart-broker: RMQGO_BROKER_BIN=${RMQGO_BROKER_BIN:-} is not executable" ;;
-    *) die "restart-broker: BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
+    go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "RMQGO_BROKER_BIN=${RMQGO_BROKER_BIN:-} is not executable" ;;
+    *) die "BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
   esac
-  if [ "$RB_MODE" = start ]; then
-    :
-  elif [ -f "$dir/pid" ] && [ "$kill_it" = 1 ]; then
-    log "$bname: SIGKILL to pid $(cat "$dir/pid")"
+}
+
+# stop_broker BROKERDIR KILL: SIGTERM (KILL=1: SIGKILL) to that broker if
+# it runs, and waits until it is gone.
+stop_broker() {
+  dir=$RUN_DIR/$1
+  [ -f "$dir/pid" ] || return 0
+  if [ "$2" = 1 ]; then
+    log "$1: SIGKILL to pid $(cat "$dir/pid")"
     kill_one "$dir" || exit 1
-  elif [ -f "$dir/pid" ]; then
-    log "$bname: SIGTERM to pid $(cat "$dir/pid")"
+  else
+    log "$1: SIGTERM to pid $(cat "$dir/pid")"
     signal_one "$dir"
     reap_one "$dir"
   fi
-  [ "$RB_MODE" = stop ] && return 0
+}
+
+# start_again BROKERDIR: starts that broker on its broker.conf and store
+# (the earlier output is kept as stdout.log.1, .2...) and waits for its
+# boot line; load_run first.
+start_again() {
+  bname=$1 dir=$RUN_DIR/$1
+  if [ -f "$dir/pid" ] && is_ours "$(cat "$dir/pid")" "$dir"; then die "$bname runs already (pid $(cat "$dir/pid"))"; fi
   n=1
   while [ -e "$dir/stdout.log.$n" ]; do n=$((n + 1)); done
   if [ -f "$dir/stdout.log" ]; then mv "$dir/stdout.log" "$dir/stdout.log.$n"; fi
@@ -552,13 +567,41 @@ restart_broker() {
   fi
 }
 
+# broker_args CMD a|b|a-slave [java|go] [--kill]: sets bname, impl_arg and
+# kill_it from a broker subcommand's arguments.
+broker_args() {
+  cmd_name=$1; shift
+  bname=$(broker_dir_name "${1:-}") || exit 1
+  shift
+  impl_arg="" kill_it=0
+  for a in "$@"; do
+    case $a in
+      --kill) kill_it=1 ;;
+      java|go) impl_arg=$a ;;
+      "") ;;
+      *) die "$cmd_name: unknown argument '$a' (java, go or --kill)" ;;
+    esac
+  done
+}
+
+# restart_broker a|b|a-slave [java|go] [--kill]: SIGTERM (--kill: SIGKILL)
+# to that broker, wait for it to exit, start it again with the same
+# broker.conf, store and implementation as the run that RUN_DIR/env.sh
+# describes, and wait for its boot line.
+restart_broker() {
+  broker_args restart-broker "$@"
+  load_run "$bname" "$impl_arg"
+  stop_broker "$bname" "$kill_it"
+  start_again "$bname"
+}
+
 cmd=${1:-}
 case $cmd in
   start) LINE=${2:-4}; start_all ;;
   stop) stop_all ;;
   status) status_all ;;
-  restart-broker) shift; RB_MODE=restart restart_broker "$@" ;;
-  stop-broker) shift; RB_MODE=stop restart_broker "$@" ;;
-  start-broker) shift; RB_MODE=start restart_broker "$@" ;;
-  *) echo "usage: $0 start [4|5] | stop | status | restart-broker|stop-broker|start-broker a|b|slave [java|go] [--kill]" >&2; exit 2 ;;
+  restart-broker) shift; restart_broker "$@" ;;
+  stop-broker) shift; broker_args stop-broker "$@"; stop_broker "$bname" "$kill_it" ;;
+  start-broker) shift; broker_args start-broker "$@"; load_run "$bname" "$impl_arg"; start_again "$bname" ;;
+  *) echo "usage: $0 start [4|5] | stop | status | restart-broker|stop-broker|start-broker a|b|a-slave [java|go] [--kill]" >&2; exit 2 ;;
 esac

@@ -7,6 +7,7 @@
 //	rmqbench produce -n 127.0.0.1:9876 -t BenchmarkTest -s 128 -w 64 -d 30s
 //	rmqbench consume -n 127.0.0.1:9876 -t BenchmarkTest -g benchmark_consumer -d 35s
 //	rmqbench store   -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
+//	rmqbench catchup -master 127.0.0.1:10911 -slave 127.0.0.1:10921
 //	rmqbench slowloris -addr 127.0.0.1:9876 -pid 1234 -c 2000 -d 30s
 //
 // Each subcommand lives in its own file; route and produce drive the
@@ -40,6 +41,8 @@ var subcommands = map[string]subcommand{
 	"broker-table": {summary: "produce/consume/proc JSON lines on stdin to a markdown table with Go/Java ratios", run: runBrokerTable},
 	"store":        {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
 	"store-table":  {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
+	"catchup":      {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
+	"ha-table":     {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
 	"slowloris":    {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
 }
 

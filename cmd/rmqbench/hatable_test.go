@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const haLines = `{"pair":"java","phase":"async-alone","kind":"produce","tps":10000,"avgMs":2,"p99Ms":8,"failed":0}
+{"pair":"java","phase":"catchup","kind":"catchup","bytes":100000000,"seconds":1,"mbPerSec":100}
+{"pair":"java","phase":"async-slave","kind":"produce","tps":9000,"avgMs":2.5,"p99Ms":9,"failed":0}
+{"pair":"java","phase":"sync-slave","kind":"produce","tps":5000,"avgMs":4,"p99Ms":12,"failed":1}
+{"pair":"go","phase":"async-alone","kind":"produce","tps":20000,"avgMs":1,"p99Ms":4,"failed":0}
+{"pair":"go","phase":"catchup","kind":"catchup","bytes":100000000,"seconds":0.5,"mbPerSec":200}
+{"pair":"go","phase":"async-slave","kind":"produce","tps":18000,"avgMs":1.2,"p99Ms":5,"failed":0}
+{"pair":"go","phase":"sync-slave","kind":"produce","tps":15000,"avgMs":2,"p99Ms":6,"failed":0}
+`
+
+func TestHATableRatios(t *testing.T) {
+	pairs, order, err := readHALines(strings.NewReader(haLines))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"java", "go"}, order)
+	var out bytes.Buffer
+	writeHATables(&out, pairs, order)
+	s := out.String()
+	assert.Contains(t, s, "| java | sync-slave | 5000 | 4.00 | 12.00 | 1 |")
+	assert.Contains(t, s, "| go ÷ java | async-alone | ×2.00 | ×0.50 | ×0.50 |")
+	// java: SYNC adds 2 ms avg, 4 ms p99, keeps half the TPS; go: 1, 2, 0.75.
+	assert.Contains(t, s, "| java | +2.00 | +4.00 | 0.50 | 100 |")
+	assert.Contains(t, s, "| go | +1.00 | +2.00 | 0.75 | 200 |")
+	assert.Contains(t, s, "| go ÷ java | ×0.50 | ×0.50 | ×1.50 | ×2.00 |")
+}
+
+func TestHATableSkippedPair(t *testing.T) {
+	in := haLines[:strings.Index(haLines, `{"pair":"go"`)] + `{"kind":"skip","pair":"go","reason":"the run failed"}` + "\n"
+	pairs, order, err := readHALines(strings.NewReader(in))
+	require.NoError(t, err)
+	var out bytes.Buffer
+	writeHATables(&out, pairs, order)
+	assert.Contains(t, out.String(), "| go | skipped: the run failed |")
+	assert.NotContains(t, out.String(), "go ÷ java")
+}

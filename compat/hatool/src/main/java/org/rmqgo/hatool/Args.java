@@ -1,0 +1,44 @@
+package org.rmqgo.hatool;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** A command line of "-key value" pairs. */
+final class Args {
+    private final Map<String, String> values = new HashMap<>();
+
+    private Args() {
+    }
+
+    static Args parse(String[] args) {
+        Args a = new Args();
+        for (int i = 0; i < args.length; i++) {
+            String key = args[i];
+            if (!key.startsWith("-") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("expected -key value pairs, got: " + String.join(" ", args));
+            }
+            a.values.put(key.substring(1), args[++i]);
+        }
+        return a;
+    }
+
+    String get(String key, String def) {
+        return values.getOrDefault(key, def);
+    }
+
+    String required(String key) {
+        String v = values.get(key);
+        if (v == null) {
+            throw new IllegalArgumentException("-" + key + " is required");
+        }
+        return v;
+    }
+
+    int getInt(String key, int def) {
+        return values.containsKey(key) ? Integer.parseInt(values.get(key).trim()) : def;
+    }
+
+    long getLong(String key, long def) {
+        return values.containsKey(key) ? Long.parseLong(values.get(key).trim()) : def;
+    }
+}
