@@ -56,9 +56,16 @@ type groupAdmin struct {
 // slaveModifyRemark is validateSlave's remark.
 const slaveModifyRemark = "Can't modify topic or subscription group from slave broker, please execute it from master broker."
 
-// refuseOnSlave is 4.x validateSlave: the answer for a SLAVE, else nil.
+// refusesOnSlave is 4.x validateSlave: whether a topic or group change is
+// refused (with slaveModifyRemark) because this broker is a SLAVE.
+func refusesOnSlave(l line, set *liveSettings) bool {
+	return l.slaveRefusesAdminChanges() && set.load().Store.BrokerRole == conf.Slave
+}
+
+// refuseOnSlave is validateSlave for the group codes: the answer for a
+// SLAVE, else nil.
 func (a *groupAdmin) refuseOnSlave(cmd *remoting.Command) *remoting.Command {
-	if a.line.slaveRefusesGroupChanges() && a.settings.load().Store.BrokerRole == conf.Slave {
+	if refusesOnSlave(a.line, a.settings) {
 		return a.reply(cmd, remoting.SystemError, slaveModifyRemark)
 	}
 	return nil

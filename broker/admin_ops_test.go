@@ -112,7 +112,7 @@ func TestDeleteSubscriptionGroupDropsOffsetsWithTheLinesFlag(t *testing.T) {
 	}
 }
 
-func TestSlaveRefusesToChangeSubscriptionGroupsOn4x(t *testing.T) {
+func TestSlaveRefusesToChangeTopicsAndSubscriptionGroupsOn4x(t *testing.T) {
 	cfg := testConfigs(t.TempDir(), "")
 	cfg.Store.BrokerRole, cfg.Broker.BrokerId = conf.Slave, 1
 	b := startBroker(t, cfg, nil)
@@ -120,6 +120,9 @@ func TestSlaveRefusesToChangeSubscriptionGroupsOn4x(t *testing.T) {
 	for _, req := range []*remoting.Command{
 		withBody(remoting.NewRequest(remoting.UpdateAndCreateSubscriptiongroup, nil), groupBody("GS", 1)),
 		remoting.NewRequest(remoting.DeleteSubscriptiongroup, map[string]string{"groupName": GroupTools}),
+		remoting.NewRequest(remoting.UpdateAndCreateTopic, map[string]string{"topic": "TS", "readQueueNums": "4",
+			"writeQueueNums": "4", "perm": "6", "topicFilterType": "SINGLE_TAG"}),
+		remoting.NewRequest(remoting.DeleteTopicInBroker, map[string]string{"topic": "TS"}),
 	} {
 		resp := invoke(t, c, b.Addr(), req)
 		assert.Equal(t, int32(remoting.SystemError), resp.Code)

@@ -50,6 +50,9 @@ func (a *topicAdmin) updateAndCreateTopic(req *remoting.Request) *remoting.Comma
 	cmd := req.Cmd
 	topic := cmd.ExtString("topic")
 	a.log.Info("updateAndCreateTopic called", zap.String("topic", topic), zap.String("client", req.Ch.RemoteAddr()))
+	if refusesOnSlave(a.line, a.settings) {
+		return a.reply(cmd, remoting.SystemError, slaveModifyRemark)
+	}
 	if f := a.refuseTopicChange(topic, false); f != nil {
 		return a.replyFailure(cmd, f)
 	}
@@ -171,6 +174,9 @@ func (a *topicAdmin) refuseTopicChange(topic string, deleting bool) *failure {
 func (a *topicAdmin) deleteTopicInBroker(req *remoting.Request) *remoting.Command {
 	topic := req.Cmd.ExtString("topic")
 	a.log.Info("deleteTopic called", zap.String("topic", topic), zap.String("client", req.Ch.RemoteAddr()))
+	if refusesOnSlave(a.line, a.settings) {
+		return a.reply(req.Cmd, remoting.SystemError, slaveModifyRemark)
+	}
 	if f := a.refuseTopicChange(topic, true); f != nil {
 		return a.replyFailure(req.Cmd, f)
 	}

@@ -225,9 +225,10 @@ func (l line) groupDeleteOffsetFlag() string {
 // is SYSTEM_ERROR (5.x's NullPointerException); 4.x answers SUCCESS.
 func (l line) refusesEmptyGroupBody() bool { return l.five() }
 
-// slaveRefusesGroupChanges: a SLAVE answers group creates and deletes
-// with SYSTEM_ERROR (4.x validateSlave).
-func (l line) slaveRefusesGroupChanges() bool { return !l.five() }
+// slaveRefusesAdminChanges: a SLAVE answers topic and group creates and
+// deletes with SYSTEM_ERROR (4.x validateSlave; 5.3.3 keeps the method but
+// calls it nowhere).
+func (l line) slaveRefusesAdminChanges() bool { return !l.five() }
 
 // statsQueueCount is how many queues GET_TOPIC_STATS_INFO lists: the write
 // queues (4.x), or the larger of read and write queues (5.x).
