@@ -8,8 +8,7 @@ package broker
 // slave reports its master's HA address, its commitlog end and when it
 // last read a frame and wrote a report. No header, body protocol.HARuntimeInfo.
 //
-// Differences from Java: transferredByteInSecond is 0 (not measured) and
-// a slave's masterFlushOffset is 0, as Java's outside controller mode.
+// A slave's masterFlushOffset is 0, as Java's outside controller mode.
 
 import (
 	"net"
@@ -37,7 +36,8 @@ func (h *haStatus) getBrokerHaStatus(req *remoting.Request) *remoting.Command {
 	if set.Store.BrokerRole == conf.Slave && h.client != nil {
 		st := h.client.Status()
 		info.Client = protocol.HAClientRuntimeInfo{MasterAddr: st.MasterAddr, MaxOffset: end,
-			LastReadTimestamp: st.LastReadMs, LastWriteTimestamp: st.LastWriteMs}
+			LastReadTimestamp: st.LastReadMs, LastWriteTimestamp: st.LastWriteMs,
+			TransferredByteInSecond: st.BytesPerSecond}
 		return h.replyBody(req.Cmd, info.AppendJSON(nil))
 	}
 	info.Master, info.MasterCommitLogMaxOffset = true, end
@@ -47,7 +47,8 @@ func (h *haStatus) getBrokerHaStatus(req *remoting.Request) *remoting.Command {
 			info.InSyncSlaveNums++
 		}
 		info.Connections = append(info.Connections, protocol.HAConnectionRuntimeInfo{Addr: hostPort(c.Addr),
-			SlaveAckOffset: c.AckOffset, Diff: end - c.AckOffset, InSync: inSync, TransferFromWhere: c.TransferFrom})
+			SlaveAckOffset: c.AckOffset, Diff: end - c.AckOffset, InSync: inSync, TransferFromWhere: c.TransferFrom,
+			TransferredByteInSecond: c.BytesPerSecond})
 	}
 	return h.replyBody(req.Cmd, info.AppendJSON(nil))
 }

@@ -123,7 +123,7 @@ func (m *HAMaster) accept() {
 			}
 			return
 		}
-		c := &haConn{m: m, nc: nc, request: make(chan int64, 1), done: make(chan struct{})}
+		c := &haConn{m: m, nc: nc, request: make(chan int64, 1), done: make(chan struct{}), flow: newFlowMeter()}
 		c.acked.Store(-1)
 		c.from.Store(-1)
 		m.mu.Lock()
@@ -224,6 +224,8 @@ type haConn struct {
 	acked, from atomic.Int64
 	done        chan struct{}
 	stopOnce    sync.Once
+	// flow counts the bytes sent (Java's FlowMonitor).
+	flow *flowMeter
 }
 
 // stop closes the connection and ends both goroutines.
@@ -333,6 +335,7 @@ func (c *haConn) send(header []byte, offset int64, data []byte) error {
 		return err
 	}
 	bufs := net.Buffers{header, data}
-	_, err := bufs.WriteTo(c.nc)
+	n, err := bufs.WriteTo(c.nc)
+	c.flow.add(int(n))
 	return err
 }

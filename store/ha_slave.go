@@ -42,8 +42,10 @@ type HAClient struct {
 	// report last went (Unix ms; Java's lastReadTimestamp and
 	// lastWriteTimestamp, the start time before any).
 	lastRead, lastWrite atomic.Int64
-	cancel              context.CancelFunc
-	done                chan struct{}
+	// flow counts the bytes received (Java's FlowMonitor).
+	flow   *flowMeter
+	cancel context.CancelFunc
+	done   chan struct{}
 }
 
 // NewHAClient returns the slave side of s, replicating from master (an HA
@@ -53,6 +55,7 @@ func NewHAClient(s *Store, master string) *HAClient {
 	now := time.Now().UnixMilli()
 	c.lastRead.Store(now)
 	c.lastWrite.Store(now)
+	c.flow = newFlowMeter()
 	return c
 }
 
@@ -179,6 +182,7 @@ func (c *HAClient) receive(nc net.Conn, r *haReporter) error {
 			return err
 		}
 		c.lastRead.Store(time.Now().UnixMilli())
+		c.flow.add(haHeaderLen)
 		offset := int64(binary.BigEndian.Uint64(header))
 		size := int64(int32(binary.BigEndian.Uint32(header[8:])))
 		if end := c.s.CommitLogMaxOffset(); end != 0 && end != offset {
@@ -194,6 +198,7 @@ func (c *HAClient) receive(nc net.Conn, r *haReporter) error {
 		if _, err := io.ReadFull(nc, body); err != nil {
 			return err
 		}
+		c.flow.add(len(body))
 		if err := c.s.cl.appendRaw(offset, body); err != nil {
 			return err
 		}

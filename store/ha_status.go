@@ -13,6 +13,9 @@ type HAConnStatus struct {
 	AckOffset int64
 	// TransferFrom is the next offset to send it (-1 before it asked).
 	TransferFrom int64
+	// BytesPerSecond is what was sent to it in the last whole second
+	// (transferredByteInSecond).
+	BytesPerSecond int64
 }
 
 // Connections lists the connected slaves.
@@ -21,7 +24,8 @@ func (m *HAMaster) Connections() []HAConnStatus {
 	defer m.mu.Unlock()
 	out := make([]HAConnStatus, 0, len(m.conns))
 	for c := range m.conns {
-		out = append(out, HAConnStatus{Addr: c.nc.RemoteAddr().String(), AckOffset: c.acked.Load(), TransferFrom: c.from.Load()})
+		out = append(out, HAConnStatus{Addr: c.nc.RemoteAddr().String(), AckOffset: c.acked.Load(), TransferFrom: c.from.Load(),
+			BytesPerSecond: c.flow.perSecond()})
 	}
 	return out
 }
@@ -33,9 +37,13 @@ type HAClientStatus struct {
 	// LastReadMs and LastWriteMs are when a frame last came and an offset
 	// report last went (Unix ms).
 	LastReadMs, LastWriteMs int64
+	// BytesPerSecond is what came from the master in the last whole second
+	// (transferredByteInSecond).
+	BytesPerSecond int64
 }
 
 // Status reports the slave's side.
 func (c *HAClient) Status() HAClientStatus {
-	return HAClientStatus{MasterAddr: c.MasterAddress(), LastReadMs: c.lastRead.Load(), LastWriteMs: c.lastWrite.Load()}
+	return HAClientStatus{MasterAddr: c.MasterAddress(), LastReadMs: c.lastRead.Load(), LastWriteMs: c.lastWrite.Load(),
+		BytesPerSecond: c.flow.perSecond()}
 }
