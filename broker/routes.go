@@ -56,6 +56,8 @@ type handlers struct {
 	auth    *authAdmin
 	modes   *requestModes
 	ha      *haStatus
+	// timerSync answers a Java slave's timer syncs.
+	timerSync *timerSync
 }
 
 // route is one code's pool and handler.
@@ -123,6 +125,8 @@ func (h *handlers) routes() []route {
 		{code: remoting.GetAllDelayOffset, pool: adminPool, handler: h.stats.getAllDelayOffset},
 		{code: remoting.GetAllMessageRequestMode, pool: adminPool, handler: h.modes.getAllMessageRequestMode, fiveOnly: true},
 		{code: remoting.GetBrokerHaStatus, pool: adminPool, handler: h.ha.getBrokerHaStatus, fiveOnly: true},
+		{code: remoting.GetTimerCheckPoint, pool: adminPool, handler: h.timerSync.getTimerCheckPoint, fiveOnly: true},
+		{code: remoting.GetTimerMetrics, pool: adminPool, handler: h.timerSync.getTimerMetrics, fiveOnly: true},
 		{code: remoting.ViewBrokerStatsData, pool: adminPool, handler: h.stats.viewBrokerStatsData},
 		{code: remoting.QueryConsumeTimeSpan, pool: adminPool, handler: h.stats.queryConsumeTimeSpan},
 		{code: remoting.GetConsumerConnectionList, pool: adminPool, handler: h.stats.getConsumerConnectionList},

@@ -152,9 +152,10 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 			schedule: b.schedule, timer: b.timer},
 		acl: &aclAdmin{replier: rp, guard: b.acl, id: b.id, now: now, home: o.Configs.Broker.RocketmqHome,
 			cluster: o.Configs.Broker.BrokerClusterName, name: o.Configs.Broker.BrokerName},
-		auth:  &authAdmin{replier: rp, guard: b.auth},
-		modes: &requestModes{replier: rp},
-		ha:    &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client},
+		auth:      &authAdmin{replier: rp, guard: b.auth},
+		modes:     &requestModes{replier: rp},
+		ha:        &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client},
+		timerSync: newTimerSync(rp, set, b.timer, now),
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
 			topics: b.topics, clients: b.clients, offsets: b.offsets, metrics: b.metrics, redirects: rd},
 	}
