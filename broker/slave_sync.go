@@ -31,7 +31,11 @@ package broker
 //
 // Differences from Java: 5.x's message request modes (402) and timer
 // checkpoint and metrics (60, 61) are not synced: this broker has no
-// request modes and keeps its timer progress in its own file (timer.go).
+// request modes and keeps its timer progress in its own file (timer.go),
+// which a slave does not move; a slave restarted as a master reads the
+// timer queue again from there and may deliver again what its master
+// delivered (at least once, nothing lost). As a master it answers a Java
+// slave's 402, 60 and 61 (admin_request_mode.go, admin_timer.go).
 
 import (
 	"context"
