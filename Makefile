@@ -194,15 +194,15 @@ compat-tls-reference:
 compat-mqadmin-acl: build
 	sh compat/mqadmin-acl-compare.sh 4
 
-# Replication (issue 15): a master and its slave in every mix of Java 4.9.7
-# and ours, N messages to the master, the two commitlogs compared with cmp
+# Replication (issue 15): a SYNC_MASTER and its slave in every mix of Java
+# 4.9.7 and ours, N messages to the master, the two commitlogs compared with cmp
 # (compat/ha-pair.sh; the Java pair first, the reference). About 2 minutes
 # a mix.
 compat-ha: build
-	MASTER_IMPL=java SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_IMPL=go SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_IMPL=java SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
 	$(MAKE) compat-ha-suite
 
 # The Java clients against a master and its slave in every mix

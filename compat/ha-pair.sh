@@ -8,9 +8,10 @@
 #   MASTER_IMPL=java SLAVE_IMPL=go   sh compat/ha-pair.sh
 #
 # It starts a name server (NAMESRV_IMPL, java by default), broker-a (the
-# master, ASYNC_MASTER) and broker-a-slave (brokerId=1, brokerRole=SLAVE, no
-# haMasterAddress: it learns the master's HA address from the name server)
-# with compat/ref-servers.sh (COMPAT_SLAVE=1), line 4 (Java 4.9.7) unless
+# master, MASTER_ROLE: ASYNC_MASTER by default, or SYNC_MASTER) and
+# broker-a-slave (brokerId=1, brokerRole=SLAVE, no haMasterAddress: it
+# learns the master's HA address from the name server) with
+# compat/ref-servers.sh (COMPAT_SLAVE=1), line 4 (Java 4.9.7) unless
 # LINE=5, 1 MiB commitlog files so that the messages fill several; sends one
 # message and waits until the slave has it (an empty slave starts at the
 # master's last file), then N (20000) messages of 128 bytes with rmqbench
@@ -26,6 +27,7 @@
 set -u
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
 MASTER_IMPL=${MASTER_IMPL:-java}
+MASTER_ROLE=${MASTER_ROLE:-ASYNC_MASTER}
 SLAVE_IMPL=${SLAVE_IMPL:-java}
 N=${N:-20000}
 LINE=${LINE:-4}
@@ -39,7 +41,7 @@ stop() { sh "$COMPAT_DIR/ref-servers.sh" stop; }
 
 NAMESRV_PORT=${NAMESRV_PORT:-23876} BROKER_PORT=${BROKER_PORT:-23911} SLAVE_PORT=${SLAVE_PORT:-23921} \
   BROKER_IMPL=$MASTER_IMPL SLAVE_IMPL=$SLAVE_IMPL COMPAT_SLAVE=1 COMPAT_BROKER_B=0 \
-  BROKER_CONF_EXTRA="mappedFileSizeCommitLog=1048576" \
+  BROKER_CONF_EXTRA="mappedFileSizeCommitLog=1048576" BROKER_A_CONF_EXTRA="brokerRole=$MASTER_ROLE" \
   sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >/dev/null || exit 1
 . "$RUN_DIR/env.sh"
 trap stop EXIT
@@ -54,6 +56,21 @@ max_offset() {
 send() {
   "$RMQBENCH_BIN" produce -n "$NAMESRV_ADDR" -t HaPairTopic -count "$1" -w 16 -progress 0 >"$RUN_DIR/produce.log" 2>&1 ||
     { log "rmqbench produce failed:"; tail -20 "$RUN_DIR/produce.log" >&2; exit 1; }
+  grep '^produce:' "$RUN_DIR/produce.log" >&2
+}
+
+# send_first: one message, again every second while the master refuses it
+# (a SYNC_MASTER answers SLAVE_NOT_AVAILABLE until its slave is connected,
+# which a Java slave is only some seconds after its start), up to
+# SYNC_TIMEOUT.
+send_first() {
+  deadline=$(( $(date +%s) + SYNC_TIMEOUT ))
+  until "$RMQBENCH_BIN" produce -n "$NAMESRV_ADDR" -t HaPairTopic -count 1 -w 1 -progress 0 >"$RUN_DIR/produce.log" 2>&1; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      log "the master refused the first message for ${SYNC_TIMEOUT}s:"; tail -5 "$RUN_DIR/produce.log" >&2; exit 1
+    fi
+    sleep 1
+  done
   grep '^produce:' "$RUN_DIR/produce.log" >&2
 }
 
@@ -72,8 +89,8 @@ wait_synced() {
 # An empty slave asks for offset 0, which the master answers from the start
 # of its last file: one message first, so that the slave replicates from
 # the first file on (a Java slave reports first after haSendHeartbeatInterval).
-log "one message to the master $BROKER_ADDR ($MASTER_IMPL), until the slave $SLAVE_ADDR ($SLAVE_IMPL) has it"
-send 1
+log "one message to the master $BROKER_ADDR ($MASTER_IMPL, $MASTER_ROLE), until the slave $SLAVE_ADDR ($SLAVE_IMPL) has it"
+send_first
 wait_synced
 log "sending $N messages"
 send "$N"
