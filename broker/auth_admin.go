@@ -153,10 +153,19 @@ func (a *authAdmin) updateUser(req *remoting.Request) *remoting.Command {
 	if !ok {
 		return a.answer(req.Cmd, &auth.Denied{Msg: "The user is not exist"})
 	}
-	if old.Type == auth.UserSuper && !a.superLogin(req.Cmd) {
-		return a.answer(req.Cmd, &auth.Denied{Msg: "The super user can only be update by super user"})
+	if resp := a.refuseSuperChange(req.Cmd, old); resp != nil {
+		return resp
 	}
 	return a.answer(req.Cmd, st.UpdateUser(u))
+}
+
+// refuseSuperChange is the answer to a change of a super user asked by
+// someone who is not one, else nil.
+func (a *authAdmin) refuseSuperChange(cmd *remoting.Command, old auth.User) *remoting.Command {
+	if old.Type == auth.UserSuper && !a.superLogin(cmd) {
+		return a.answer(cmd, &auth.Denied{Msg: "The super user can only be update by super user"})
+	}
+	return nil
 }
 
 // deleteUser serves AUTH_DELETE_USER.
@@ -173,8 +182,8 @@ func (a *authAdmin) deleteUser(req *remoting.Request) *remoting.Command {
 	if !ok {
 		return a.replyOK(req.Cmd)
 	}
-	if old.Type == auth.UserSuper && !a.superLogin(req.Cmd) {
-		return a.answer(req.Cmd, &auth.Denied{Msg: "The super user can only be update by super user"})
+	if resp := a.refuseSuperChange(req.Cmd, old); resp != nil {
+		return resp
 	}
 	return a.answer(req.Cmd, st.DeleteUser(name))
 }

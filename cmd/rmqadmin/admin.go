@@ -184,25 +184,28 @@ func clusterBrokers(ci *protocol.ClusterInfo, cluster string) ([]protocol.Broker
 
 // masterAddrs is CommandUtil.fetchMasterAddrByClusterName.
 func (a *admin) masterAddrs(cluster string) ([]string, error) {
-	ci, err := a.clusterInfo()
-	if err != nil {
-		return nil, err
-	}
-	brokers, err := clusterBrokers(ci, cluster)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, b := range brokers {
+	return a.clusterAddrs(cluster, func(b protocol.BrokerData) []string {
 		if addr, ok := b.BrokerAddrs.Get(masterID); ok {
-			out = append(out, addr)
+			return []string{addr}
 		}
-	}
-	return out, nil
+		return nil
+	})
 }
 
 // allAddrs is CommandUtil.fetchMasterAndSlaveAddrByClusterName.
 func (a *admin) allAddrs(cluster string) ([]string, error) {
+	return a.clusterAddrs(cluster, func(b protocol.BrokerData) []string {
+		var out []string
+		for _, ba := range sortedAddrs(b.BrokerAddrs) {
+			out = append(out, ba.Addr)
+		}
+		return out
+	})
+}
+
+// clusterAddrs is the addresses pick takes from each broker of cluster, in
+// broker name order.
+func (a *admin) clusterAddrs(cluster string, pick func(protocol.BrokerData) []string) ([]string, error) {
 	ci, err := a.clusterInfo()
 	if err != nil {
 		return nil, err
@@ -213,9 +216,7 @@ func (a *admin) allAddrs(cluster string) ([]string, error) {
 	}
 	var out []string
 	for _, b := range brokers {
-		for _, ba := range sortedAddrs(b.BrokerAddrs) {
-			out = append(out, ba.Addr)
-		}
+		out = append(out, pick(b)...)
 	}
 	return out, nil
 }
