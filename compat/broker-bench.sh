@@ -55,6 +55,14 @@
 #                    Java tools' traffic is then TLS and the rest plaintext
 #                    (TOOLS=java WARMUP_SECS=0 measures TLS alone)
 #   JAVA_TOOL_HEAP ["-Xms256m -Xmx512m"], GO [go]
+#   BROKER_CPUS, TOOL_CPUS [""]  taskset(1) CPU lists: the servers (all their
+#                    threads) and the load tools pinned apart, e.g.
+#                    BROKER_CPUS=0 TOOL_CPUS=1; empty: not pinned
+#
+# Memory: VmRSS and VmHWM count the pages of the mapped store files the
+# broker touched (on both brokers); the "peak anon MB" column is the
+# largest RssAnon (heap, stacks, buffers) sampled every 200 ms during each
+# phase (rmqbench proc -watch).
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -71,6 +79,10 @@ GO=${GO:-go}
 JAVA_TOOL_HEAP=${JAVA_TOOL_HEAP:--Xms256m -Xmx512m}
 JAVA_TOOL_OPTS=${JAVA_TOOL_OPTS:-}
 TOOLS=${TOOLS:-java rmqbench}
+BROKER_CPUS=${BROKER_CPUS:-}
+TOOL_CPUS=${TOOL_CPUS:-}
+PIN=""
+[ -z "$TOOL_CPUS" ] || PIN="taskset -c $TOOL_CPUS"
 RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/bench-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.jsonl
@@ -78,6 +90,7 @@ BENCH=$OUT_DIR/rmqbench
 COMPAT_BROKER_B=0
 export RUN_DIR OUT_DIR COMPAT_BROKER_B
 CONSUMER_PID=""
+WATCH_PID=""
 SERVERS_UP=0
 
 log() { echo "broker-bench: $*" >&2; }
@@ -93,6 +106,7 @@ label() {
 
 cleanup() {
   if [ -n "$CONSUMER_PID" ]; then kill -TERM "$CONSUMER_PID" 2>/dev/null; fi
+  if [ -n "$WATCH_PID" ]; then kill -TERM "$WATCH_PID" 2>/dev/null; fi
   if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
 }
 trap cleanup EXIT
@@ -142,7 +156,18 @@ start_servers() {
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
   BROKER_PID=$(cat "$RUN_DIR/broker-a/pid")
+  pin_servers
   log "[$impl] up: name server $NAMESRV_ADDR, broker $BROKER_ADDR (pid $BROKER_PID), ready after $(sed -n 's/.*"ageSec":\([0-9.]*\).*/\1/p' "$RESULTS" | tail -1) s"
+}
+
+# pin_servers: every thread of the name server and broker onto BROKER_CPUS
+# (threads they start later inherit it).
+pin_servers() {
+  [ -n "$BROKER_CPUS" ] || return 0
+  for pidfile in "$RUN_DIR"/*/pid; do
+    taskset -a -p -c "$BROKER_CPUS" "$(cat "$pidfile")" >/dev/null || log "taskset $pidfile failed"
+  done
+  log "servers pinned to CPUs $BROKER_CPUS${TOOL_CPUS:+, load tools to $TOOL_CPUS}"
 }
 
 stop_servers() {
@@ -163,7 +188,7 @@ create_topic() {
 start_consumer() {
   case $1 in
     java) java_tool Consumer -n "$NAMESRV_ADDR" -t "$2" -g "$3" >"$4" 2>&1 & ;;
-    rmqbench) "$BENCH" consume -n "$NAMESRV_ADDR" -t "$2" -g "$3" -rocketmq-header -d 1h -progress 10s >"$4" 2>&1 & ;;
+    rmqbench) $PIN "$BENCH" consume -n "$NAMESRV_ADDR" -t "$2" -g "$3" -rocketmq-header -d 1h -progress 10s >"$4" 2>&1 & ;;
   esac
   CONSUMER_PID=$!
   n=0
@@ -181,10 +206,10 @@ java_tool() {
   class=$1; shift
   if [ -n "${JAVA_BENCH_CP:-}" ]; then
     # shellcheck disable=SC2086
-    exec java $JAVA_TOOL_HEAP $JAVA_TOOL_OPTS -Duser.home="$OUT_DIR/java-home" -Drocketmq.client.logRoot="$OUT_DIR/java-home/logs" \
+    exec $PIN java $JAVA_TOOL_HEAP $JAVA_TOOL_OPTS -Duser.home="$OUT_DIR/java-home" -Drocketmq.client.logRoot="$OUT_DIR/java-home/logs" \
       -cp "$JAVA_BENCH_CP" "org.apache.rocketmq.example.benchmark.$class" "$@"
   fi
-  JAVA_HEAP=$JAVA_TOOL_HEAP JAVA_OPTS=$JAVA_TOOL_OPTS BENCH_HOME=$OUT_DIR/java-home exec sh "$COMPAT_DIR/benchtool/run.sh" "$LINE" "$class" "$@"
+  JAVA_HEAP=$JAVA_TOOL_HEAP JAVA_OPTS=$JAVA_TOOL_OPTS BENCH_HOME=$OUT_DIR/java-home exec $PIN sh "$COMPAT_DIR/benchtool/run.sh" "$LINE" "$class" "$@"
 }
 
 # run_producer TOOL TOPIC FILE: sends for PHASE_SECS, its report lines
@@ -194,7 +219,7 @@ run_producer() {
   case $1 in
     java) timeout -s TERM "$((PHASE_SECS + 2))" sh "$0" java-tool Producer -n "$NAMESRV_ADDR" -t "$2" \
       -s "$BODY" -w "$THREADS" 2>&1 ;;
-    rmqbench) "$BENCH" produce -n "$NAMESRV_ADDR" -t "$2" -s "$BODY" -w "$THREADS" -rate "$RATE" -rocketmq-header \
+    rmqbench) $PIN "$BENCH" produce -n "$NAMESRV_ADDR" -t "$2" -s "$BODY" -w "$THREADS" -rate "$RATE" -rocketmq-header \
       -d "${PHASE_SECS}s" -progress 10s 2>&1 ;;
   esac | tee "$3" | sed -n -e "s/^/  [$1 producer] /p" >&2
 }
@@ -207,12 +232,18 @@ phase() {
   log "[$impl broker, $tool tools] topic $topic ($QUEUES queues), ${BODY}-byte bodies, $THREADS senders, ${PHASE_SECS}s"
   create_topic "$topic" || return 1
   "$BENCH" proc -pid "$BROKER_PID" | label broker="$impl" tool="$tool" at=before >>"$RESULTS"
+  "$BENCH" proc -pid "$BROKER_PID" -watch 200ms >"$OUT_DIR/watch.out" &
+  WATCH_PID=$!
   start_consumer "$tool" "$topic" "$group" "$cfile" || return 1
   run_producer "$tool" "$topic" "$pfile"
   sleep "$GRACE_SECS"
   kill -TERM "$CONSUMER_PID" 2>/dev/null
   wait "$CONSUMER_PID"
   CONSUMER_PID=""
+  kill -TERM "$WATCH_PID" 2>/dev/null
+  wait "$WATCH_PID"
+  WATCH_PID=""
+  label broker="$impl" tool="$tool" at=watch <"$OUT_DIR/watch.out" >>"$RESULTS"
   "$BENCH" proc -pid "$BROKER_PID" | label broker="$impl" tool="$tool" at=after >>"$RESULTS"
   sed -n -E "/TPS|received/s/^/  [$tool consumer] /p" "$cfile" >&2
   collect "$impl" "$tool" "$topic" "$group" "$pfile" "$cfile"
@@ -235,10 +266,10 @@ collect() {
 warmup() {
   [ "$WARMUP_SECS" -gt 0 ] || return 0
   log "[$1] warming up: rmqbench produce + consume for ${WARMUP_SECS}s (not measured)"
-  "$BENCH" consume -n "$NAMESRV_ADDR" -t "Bench_$1_warmup" -g "bench_$1_warmup" -rocketmq-header \
+  $PIN "$BENCH" consume -n "$NAMESRV_ADDR" -t "Bench_$1_warmup" -g "bench_$1_warmup" -rocketmq-header \
     -d "$((WARMUP_SECS + 5))s" -progress 1h >"$OUT_DIR/$1-warmup-consumer.out" 2>&1 &
   CONSUMER_PID=$!
-  "$BENCH" produce -n "$NAMESRV_ADDR" -t "Bench_$1_warmup" -s "$BODY" -w "$THREADS" -rocketmq-header \
+  $PIN "$BENCH" produce -n "$NAMESRV_ADDR" -t "Bench_$1_warmup" -s "$BODY" -w "$THREADS" -rocketmq-header \
     -d "${WARMUP_SECS}s" -progress 1h >"$OUT_DIR/$1-warmup-producer.out" 2>&1 ||
     log "[$1] the warm-up producer failed (see $OUT_DIR/$1-warmup-producer.out)"
   wait "$CONSUMER_PID"
@@ -295,6 +326,7 @@ tools="compat/benchtool Producer/Consumer (rocketmq-client $jver)"
   echo "rmqbench = rmqbench produce/consume. ${PHASE_SECS}s of sends per row, $THREADS synchronous senders,"
   echo "${BODY}-byte bodies, $QUEUES queues, ROCKETMQ binary headers; consumer started first, stopped ${GRACE_SECS}s after the producer;"
   echo "each broker warmed up for ${WARMUP_SECS}s first (not measured)."
+  [ -z "$BROKER_CPUS" ] || echo "The servers were pinned to CPUs $BROKER_CPUS and the load tools to ${TOOL_CPUS:-any CPU} (taskset)."
   [ "$RATE" = 0 ] || echo "rmqbench sends at most $RATE messages a second in all; the Java Producer as fast as it can."
   echo "The Java tools report no percentiles (–); their figures are means of 9 s windows."
   echo

@@ -10,7 +10,10 @@ package main
 // proc lines of the tool's phase (producer and consumer ran together);
 // CPU per message divides it by the messages sent. RSS is the broker's
 // resident memory after the phase, peak RSS its VmHWM so far (so a later
-// phase's peak includes the earlier ones'). Start-to-ready is the broker
+// phase's peak includes the earlier ones'); both count the pages of the
+// mapped store files the broker touched. Peak anon MB is the largest
+// RssAnon (memory not backed by a file: heap, stacks, buffers) sampled
+// during the phase (the "watch" proc line). Start-to-ready is the broker
 // process's age when its boot line was first seen.
 
 import (
@@ -32,13 +35,13 @@ var tableColumns = []struct {
 }{
 	{"send TPS", "%.0f"}, {"send avg ms", "%.2f"}, {"send p99 ms", "%.2f"}, {"send max ms", "%.1f"},
 	{"consume TPS", "%.0f"}, {"e2e avg ms", "%.2f"}, {"e2e p99 ms", "%.2f"}, {"e2e max ms", "%.1f"},
-	{"broker RSS MB", "%.0f"}, {"peak RSS MB", "%.0f"}, {"broker CPU s", "%.1f"}, {"CPU µs/msg", "%.0f"},
-	{"start-to-ready s", "%.2f"},
+	{"broker RSS MB", "%.0f"}, {"peak RSS MB", "%.0f"}, {"peak anon MB", "%.0f"},
+	{"broker CPU s", "%.1f"}, {"CPU µs/msg", "%.0f"}, {"start-to-ready s", "%.2f"},
 }
 
 // phase is what one load tool measured against one broker.
 type phase struct {
-	produce, consume, before, after *benchLine
+	produce, consume, before, after, watch *benchLine
 }
 
 // brokerRun is everything measured against one broker.
@@ -119,6 +122,8 @@ func (ph *phase) file(l *benchLine) {
 		ph.before = l
 	case l.Kind == kindProc && l.At == "after":
 		ph.after = l
+	case l.Kind == kindProc && l.At == "watch":
+		ph.watch = l
 	}
 }
 
@@ -173,14 +178,17 @@ func (run *brokerRun) figures(tool string) []float64 {
 	if a := ph.after; a != nil {
 		v[8], v[9] = a.RssMB, a.HwmMB
 		if ph.before != nil {
-			v[10] = a.CPUSec - ph.before.CPUSec
+			v[11] = a.CPUSec - ph.before.CPUSec
 			if ph.produce != nil && ph.produce.Messages > 0 {
-				v[11] = v[10] * 1e6 / float64(ph.produce.Messages)
+				v[12] = v[11] * 1e6 / float64(ph.produce.Messages)
 			}
 		}
 	}
+	if ph.watch != nil {
+		v[10] = ph.watch.AnonPeakMB
+	}
 	if run.boot != nil {
-		v[12] = run.boot.AgeSec
+		v[13] = run.boot.AgeSec
 	}
 	return v
 }

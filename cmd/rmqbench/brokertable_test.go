@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -88,7 +89,7 @@ func TestReadProc(t *testing.T) {
 	write := func(name, text string) {
 		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
 	}
-	write("42/status", "Name:\tjava\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\n")
+	write("42/status", "Name:\tjava\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\nRssAnon:\t   51200 kB\n")
 	// A command name with spaces and a parenthesis, as /proc shows it.
 	write("42/stat", "42 (my (odd) prog) S 1 42 42 0 -1 4194560 100 0 0 0 250 150 0 0 20 0 30 0 1000 0 0\n")
 	write("uptime", "110.50 200.00\n")
@@ -96,8 +97,15 @@ func TestReadProc(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, 100, b.RssMB, 1e-9)
 	assert.InDelta(t, 200, b.HwmMB, 1e-9)
+	assert.InDelta(t, 50, b.AnonMB, 1e-9)
 	assert.InDelta(t, 4, b.CPUSec, 1e-9)
 	assert.InDelta(t, 100.5, b.AgeSec, 1e-9)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // a watch stopped at once still reports what it read first
+	b, err = watchProc(ctx, root, 42, 100, time.Millisecond)
+	require.NoError(t, err)
+	assert.InDelta(t, 50, b.AnonPeakMB, 1e-9)
 
 	write("42/stat", "42 (x) S 1 2\n")
 	_, err = readProc(root, 42, 100)
@@ -110,6 +118,7 @@ func TestBrokerTable(t *testing.T) {
 		`{"kind":"proc","broker":"java","tool":"java","at":"before","cpuSec":10}`,
 		`{"broker":"java","kind":"produce","tool":"java","messages":30000,"tps":1000,"avgMs":2,"maxMs":50}`,
 		`{"broker":"java","kind":"consume","tool":"java","messages":30000,"tps":990,"avgMs":5,"maxMs":80}`,
+		`{"kind":"proc","broker":"java","tool":"java","at":"watch","anonMB":300,"anonPeakMB":380}`,
 		`{"kind":"proc","broker":"java","tool":"java","at":"after","cpuSec":16,"rssMB":400,"hwmMB":450}`,
 		`progress lines and summaries are skipped`,
 		`{"kind":"proc","broker":"java","tool":"rmqbench","at":"before","cpuSec":16}`,
@@ -124,8 +133,8 @@ func TestBrokerTable(t *testing.T) {
 	writeBrokerTable(&out, lines)
 	table := out.String()
 	assert.Contains(t, table, "| broker | load tool | send TPS | send avg ms | send p99 ms |")
-	assert.Contains(t, table, "| java | java | 1000 | 2.00 | – | 50.0 | 990 | 5.00 | – | 80.0 | 400 | 450 | 6.0 | 200 | 4.50 |")
-	assert.Contains(t, table, "| java | rmqbench | 2000 | 1.00 | 4.00 | 20.0 | 2000 | 3.00 | 9.00 | 30.0 | 420 | 460 | 12.0 | 200 | 4.50 |")
+	assert.Contains(t, table, "| java | java | 1000 | 2.00 | – | 50.0 | 990 | 5.00 | – | 80.0 | 400 | 450 | 380 | 6.0 | 200 | 4.50 |")
+	assert.Contains(t, table, "| java | rmqbench | 2000 | 1.00 | 4.00 | 20.0 | 2000 | 3.00 | 9.00 | 30.0 | 420 | 460 | – | 12.0 | 200 | 4.50 |")
 	assert.Contains(t, table, "| go | – | skipped: no Go broker (RMQGO_BROKER_BIN not set) |")
 	assert.NotContains(t, table, "÷")
 

@@ -8,8 +8,16 @@ package main
 //
 //	rssMB   VmRSS of /proc/PID/status: resident memory now
 //	hwmMB   VmHWM: the peak resident memory since the process started
+//	anonMB  RssAnon: the resident memory not backed by files (VmRSS also
+//	        counts the pages of mapped commitlog and consume queue files)
 //	cpuSec  utime + stime of /proc/PID/stat: CPU seconds used so far
 //	ageSec  seconds since the process started (uptime - starttime)
+//
+// With -watch D it samples every D until interrupted (SIGTERM) and then
+// prints one line whose anonPeakMB is the largest RssAnon it saw: Linux
+// keeps a peak of VmRSS (VmHWM) but not of RssAnon.
+//
+//	rmqbench proc -pid 1234 -watch 200ms &  ... ; kill -TERM $!
 //
 // /proc counts ticks in USER_HZ, which is 100 on Linux for every
 // architecture Go runs on (-hz changes it).
@@ -25,17 +33,19 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // errProcFormat is returned for a /proc file that does not read as
 // expected.
 var errProcFormat = errors.New("rmqbench proc: unexpected /proc format")
 
-func runProc(_ context.Context, args []string, stdout, stderr io.Writer) int {
+func runProc(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("proc", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	pid := fs.Int("pid", 0, "process id")
 	hz := fs.Float64("hz", 100, "clock ticks per second of /proc/PID/stat (USER_HZ)")
+	watch := fs.Duration("watch", 0, "sample every this long until interrupted, then print the peaks (0: once)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -43,7 +53,11 @@ func runProc(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rmqbench proc: need -pid and a positive -hz")
 		return 2
 	}
-	b, err := readProc("/proc", *pid, *hz)
+	read := func() (*benchLine, error) { return readProc("/proc", *pid, *hz) }
+	if *watch > 0 {
+		read = func() (*benchLine, error) { return watchProc(ctx, "/proc", *pid, *hz, *watch) }
+	}
+	b, err := read()
 	if err != nil {
 		fmt.Fprintln(stderr, "rmqbench proc:", err)
 		return 1
@@ -61,6 +75,7 @@ func readProc(root string, pid int, hz float64) (*benchLine, error) {
 		return nil, err
 	}
 	b.RssMB, b.HwmMB = statusKB(status, "VmRSS:")/1024, statusKB(status, "VmHWM:")/1024
+	b.AnonMB = round3(statusKB(status, "RssAnon:") / 1024)
 	stat, err := os.ReadFile(dir + "/stat")
 	if err != nil {
 		return nil, err
@@ -81,6 +96,33 @@ func readProc(root string, pid int, hz float64) (*benchLine, error) {
 	b.AgeSec = round3(up - start/hz)
 	b.RssMB, b.HwmMB, b.CPUSec = round3(b.RssMB), round3(b.HwmMB), round3(b.CPUSec)
 	return b, nil
+}
+
+// watchProc reads pid's figures every interval until ctx is done or the
+// process is gone, and returns the last reading with AnonPeakMB set to the
+// largest RssAnon read.
+func watchProc(ctx context.Context, root string, pid int, hz float64, interval time.Duration) (*benchLine, error) {
+	last, err := readProc(root, pid, hz)
+	if err != nil {
+		return nil, err
+	}
+	peak := last.AnonMB
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			last.AnonPeakMB = peak
+			return last, nil
+		case <-tick.C:
+		}
+		b, err := readProc(root, pid, hz)
+		if err != nil { // the process ended: its last reading stands
+			last.AnonPeakMB = peak
+			return last, nil
+		}
+		last, peak = b, max(peak, b.AnonMB)
+	}
 }
 
 // round3 rounds to three decimals (ms, KiB-ish): the inputs have no more.

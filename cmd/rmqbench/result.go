@@ -62,11 +62,16 @@ type benchLine struct {
 	Windows int `json:"windows,omitempty"`
 
 	// Process figures (kind proc).
-	PID    int     `json:"pid,omitempty"`
-	RssMB  float64 `json:"rssMB,omitempty"`
-	HwmMB  float64 `json:"hwmMB,omitempty"`
-	CPUSec float64 `json:"cpuSec,omitempty"`
-	AgeSec float64 `json:"ageSec,omitempty"`
+	PID   int     `json:"pid,omitempty"`
+	RssMB float64 `json:"rssMB,omitempty"`
+	HwmMB float64 `json:"hwmMB,omitempty"`
+	// AnonMB is RssAnon: the resident memory not backed by a file (heap,
+	// stacks, buffers), without the mapped store files' pages that VmRSS
+	// also counts. AnonPeakMB is the largest AnonMB a proc -watch saw.
+	AnonMB     float64 `json:"anonMB,omitempty"`
+	AnonPeakMB float64 `json:"anonPeakMB,omitempty"`
+	CPUSec     float64 `json:"cpuSec,omitempty"`
+	AgeSec     float64 `json:"ageSec,omitempty"`
 }
 
 func (b *benchLine) json() string {
