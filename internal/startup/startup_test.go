@@ -2,6 +2,7 @@ package startup
 
 import (
 	"io"
+	"math"
 	"net/http"
 	"runtime/debug"
 	"testing"
@@ -22,6 +23,21 @@ func TestTuneGCRaisesTheTargetUnlessGOGCIsSet(t *testing.T) {
 
 	TuneGC(conf.Env{})
 	assert.Equal(t, DefaultGCPercent, debug.SetGCPercent(100))
+}
+
+func TestTuneGCLimitsMemoryUnlessGOMEMLIMITIsSet(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+
+	debug.SetMemoryLimit(math.MaxInt64)
+	TuneGC(conf.Env{Vars: map[string]string{"GOMEMLIMIT": "1GiB"}})
+	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "GOMEMLIMIT set: left alone")
+
+	TuneGC(conf.Env{})
+	assert.Equal(t, int64(DefaultMemoryLimit), debug.SetMemoryLimit(-1), "nothing set: the default")
+
+	TuneGC(conf.Env{Vars: map[string]string{"JAVA_OPT_EXT": "-Xms512m -Xmx512m"}})
+	assert.Equal(t, int64(512<<20), debug.SetMemoryLimit(-1), "the JVM's -Xmx")
 }
 
 func TestServeProfilesOnlyWhenAsked(t *testing.T) {
