@@ -51,7 +51,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-recovery gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-smoke bench-broker bench-recovery gobench slowloris clean
 
 all: build
 
@@ -283,10 +283,20 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzAuthorizeRequest -fuzztime $(FUZZTIME) ./internal/auth/
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/
 
-# Takes a few minutes (PHASE_SECS, default 30 s, per tool and broker); see
-# the header of compat/broker-bench.sh for its settings.
+# Every benchmark of ours beside Java's in one run, one report
+# (compat/target/bench-all/report.md; about 2 hours; STEPS picks some, see
+# the header of compat/bench-all.sh). bench-smoke runs each step briefly
+# (CI); bench-broker is its first step alone (a few minutes; PHASE_SECS,
+# default 30 s, per tool and broker; see compat/broker-bench.sh).
+BENCH_BINS = RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 bench: build
-	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/broker-bench.sh
+	$(BENCH_BINS) sh compat/bench-all.sh
+
+bench-smoke: build
+	$(BENCH_BINS) SMOKE=1 sh compat/bench-all.sh
+
+bench-broker: build
+	$(BENCH_BINS) sh compat/broker-bench.sh
 
 # Crash recovery time (issue 16 item 4): a store grown by our broker under
 # load to each of RECOVERY_SIZES GiB, SIGKILLed, and ours and the Java 4.9.7

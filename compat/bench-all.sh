@@ -1,0 +1,137 @@
+#!/bin/sh
+# Every broker benchmark in one run (make bench; POSIX sh): this project's
+# broker beside the Java one, the same load on both, in one run on this
+# machine, each step's table appended to one report.
+#
+#   1 throughput     compat/broker-bench.sh: Java's benchmark tools and
+#                    rmqbench, line 4 (4.9.7), the broker and tools sharing
+#                    the cores
+#   2 pinned         the same with the servers on CPU 0 and the tools on
+#                    CPU 1 (BROKER_CPUS, TOOL_CPUS; skipped on one core)
+#   3 line 5         the same with the 5.3.3 servers and client
+#   4 fixed rate     rmqbench at RATE messages a second: send and
+#                    end-to-end latency under the same load on both
+#   5 curves         compat/curves-bench.sh: 1 -> 1024 queues, SYNC_FLUSH
+#                    with 1 -> 256 senders
+#   6 scale          compat/scale-bench.sh: 10 -> 10,000 topics,
+#                    10 -> 5,000 client connections
+#   7 backlog        compat/backlog-bench.sh: a consumer catching up on a
+#                    backlog read cold from disk
+#   8 recovery       compat/recovery-bench.sh: start time after a SIGKILL
+#                    under load, by store size
+#
+# STEPS picks steps by name (default: all eight). SMOKE=1 runs each step
+# briefly at its smallest points (CI: make bench-smoke); the figures then
+# only show that every step works. A failed step is reported and the others
+# still run; the exit status is 1 when any step failed.
+#
+#   sh compat/bench-all.sh                       # about 2 hours
+#   STEPS="throughput pinned" PHASE_SECS=60 sh compat/bench-all.sh
+#   SMOKE=1 sh compat/bench-all.sh
+#
+# Environment (defaults in brackets):
+#   RMQGO_BROKER_BIN, RMQGO_NAMESRV_BIN, RMQBENCH_BIN  our binaries (make
+#                    bench sets them)
+#   OUT [compat/target/bench-all]  the report (report.md) and each step's
+#                    log and output directory
+#   PHASE_SECS [60], BODY [1024], THREADS [64], RATE [10000]  steps 1-4
+#   RECOVERY_SIZES ["1 5 10"]  GiB, step 8
+#   NAMESRV_PORT, BROKER_PORT, BROKER_B_PORT, SLAVE_PORT  first port choices
+#                    (compat/ref-servers.sh), passed to every step
+set -u
+
+COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+OUT=${OUT:-$COMPAT_DIR/target/bench-all}
+SMOKE=${SMOKE:-0}
+STEPS=${STEPS:-throughput pinned line5 fixedrate curves scale backlog recovery}
+if [ "$SMOKE" = 1 ]; then
+  PHASE_SECS=${PHASE_SECS:-4}
+  RECOVERY_SIZES=${RECOVERY_SIZES:-1}
+  export WARMUP_SECS=${WARMUP_SECS:-0} GRACE_SECS=${GRACE_SECS:-2} SMOKE
+else
+  PHASE_SECS=${PHASE_SECS:-60}
+  RECOVERY_SIZES=${RECOVERY_SIZES:-1 5 10}
+fi
+BODY=${BODY:-1024}
+THREADS=${THREADS:-64}
+RATE=${RATE:-10000}
+export PHASE_SECS BODY THREADS
+REPORT=$OUT/report.md
+FAILED=""
+
+log() { echo "bench-all: $*" >&2; }
+
+# step NAME TITLE CMD...: runs CMD with its output in OUT/NAME.log, and
+# appends TITLE, the command and the table CMD printed (its last lines
+# from the first table row on) to the report.
+step() {
+  name=$1 title=$2
+  shift 2
+  log "[$name] $title: $*"
+  start=$(date +%s)
+  if "$@" >"$OUT/$name.log" 2>&1; then status=ok; else status=failed; FAILED="$FAILED $name"; fi
+  secs=$(($(date +%s) - start))
+  log "[$name] $status after ${secs}s (log: $OUT/$name.log)"
+  {
+    echo "## $title"
+    echo
+    echo "    $*"
+    echo
+    echo "$status after ${secs}s, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+    echo
+    if [ $status = ok ]; then
+      sed -n '/^|/,$p' "$OUT/$name.log" | grep -v '^broker-bench:\|^curves-bench:\|^scale-bench:\|^backlog-bench:\|^recovery-bench:'
+    else
+      tail -20 "$OUT/$name.log" | sed 's/^/    /'
+    fi
+    echo
+  } >>"$REPORT"
+}
+
+# broker_bench NAME VAR=VALUE...: compat/broker-bench.sh with its own run
+# and output directories.
+broker_bench() {
+  name=$1
+  shift
+  env RUN_DIR="$OUT/$name-run" OUT_DIR="$OUT/$name" "$@" sh "$COMPAT_DIR/broker-bench.sh"
+}
+
+wants() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+mkdir -p "$OUT"
+{
+  echo "# Broker benchmarks, ours beside Java's"
+  echo
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ "$SMOKE" = 1 ] && echo ', SMOKE=1 (short phases: figures not meaningful)')."
+  echo
+} >"$REPORT"
+
+wants throughput && step throughput "Throughput, CPU and memory (line 4, shared cores)" broker_bench throughput LINE=4
+if wants pinned; then
+  if [ "$(nproc)" -ge 2 ]; then
+    step pinned "Throughput, CPU and memory (line 4, broker on CPU 0, tools on CPU 1)" broker_bench pinned LINE=4 BROKER_CPUS=0 TOOL_CPUS=1
+  else
+    log "[pinned] skipped: one CPU"
+  fi
+fi
+wants line5 && step line5 "Throughput, CPU and memory (line 5: 5.3.3 servers and client)" broker_bench line5 LINE=5
+wants fixedrate && step fixedrate "Latency at a fixed rate ($RATE msg/s, rmqbench)" broker_bench fixedrate LINE=4 TOOLS=rmqbench RATE="$RATE"
+for s in curves:curves-bench scale:scale-bench backlog:backlog-bench; do
+  name=${s%%:*} script=$COMPAT_DIR/${s#*:}.sh
+  wants "$name" || continue
+  if [ -f "$script" ]; then
+    step "$name" "$(sed -n '2s/^# *//p' "$script")" env RUN_DIR="$OUT/$name-run" OUT_DIR="$OUT/$name" sh "$script"
+  else
+    log "[$name] skipped: no $script"
+  fi
+done
+wants recovery && step recovery "Crash recovery time by store size" \
+  env SIZES="$RECOVERY_SIZES" $([ "$SMOKE" = 1 ] && echo FILE_MB=64) BENCH_DIR="$OUT/recovery-run" sh "$COMPAT_DIR/recovery-bench.sh"
+
+log "report: $REPORT"
+cat "$REPORT"
+if [ -n "$FAILED" ]; then
+  log "failed steps:$FAILED"
+  exit 1
+fi
