@@ -46,7 +46,7 @@ OUT=${OUT:-$COMPAT_DIR/target/bench-all}
 SMOKE=${SMOKE:-0}
 STEPS=${STEPS:-throughput pinned line5 fixedrate curves scale backlog recovery}
 if [ "$SMOKE" = 1 ]; then
-  PHASE_SECS=${PHASE_SECS:-4}
+  PHASE_SECS=${PHASE_SECS:-12}  # the Java tools report every 10 s
   RECOVERY_SIZES=${RECOVERY_SIZES:-1}
   export WARMUP_SECS=${WARMUP_SECS:-0} GRACE_SECS=${GRACE_SECS:-2} SMOKE
 else
