@@ -55,6 +55,7 @@ import (
 const (
 	pullCommitOffset int32 = 0x1
 	pullSuspend      int32 = 0x2
+	pullSubscription int32 = 0x4
 )
 
 // consumeFlags are rmqbench consume's options.

@@ -43,6 +43,7 @@ var subcommands = map[string]subcommand{
 	"store-table":  {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
 	"catchup":      {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
 	"ha-table":     {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
+	"pullhold":     {summary: "many connections holding long-polling pulls, parked or never read; broker RSS", run: runPullhold},
 	"slowloris":    {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
 }
 
