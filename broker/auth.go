@@ -22,8 +22,8 @@ package broker
 //	authenticationMetadataProvider, authorizationMetadataProvider
 //	                  Java's Local* class (blank: every check refused with
 //	                  "The authenticationMetadataProvider is not configured", as Java)
-//	authenticationStrategy, authorizationStrategy     stateless (default) or stateful: both check
-//	                  every request here (stateful only caches Java's answers per connection)
+//	authenticationStrategy, authorizationStrategy     blank or Java's Stateless* class: every request
+//	                  checked; Java's Stateful* class: answers kept per connection (auth_stateful.go)
 //	authenticationWhitelist, authorizationWhitelist   request codes left unchecked, comma list
 //	initAuthenticationUser   {"username":"u","password":"p"}: a super user made at start unless it exists
 //	innerClientAuthenticationCredentials  {"accessKey":"u","secretKey":"p"}: likewise
@@ -67,6 +67,9 @@ type authConfig struct {
 	authnWhite, authzWhite     map[string]bool
 	initUser, innerCredentials string
 	migrateV1                  bool
+	// statefulAuthn, statefulAuthz are the stateful strategies' cache
+	// settings, nil for stateless.
+	statefulAuthn, statefulAuthz *statefulSettings
 }
 
 // readAuthConfig reads the keys; a provider class this broker does not
@@ -92,7 +95,9 @@ func readAuthConfig(p *conf.Properties) (authConfig, error) {
 			return c, fmt.Errorf("broker: %s=%s: only %s is implemented", key, v, want)
 		}
 	}
-	return c, nil
+	var err error
+	c.statefulAuthn, c.statefulAuthz, err = strategiesFrom(get)
+	return c, err
 }
 
 // codeSet is a whitelist: request codes as strings.
@@ -113,6 +118,9 @@ type authGuard struct {
 	cfg     authConfig
 	store   *auth.Store
 	cluster string
+	// authnAnswers, authzAnswers keep the stateful strategies' answers
+	// (nil: stateless).
+	authnAnswers, authzAnswers *answerCache
 }
 
 // newAuthGuard opens the store, makes the initial users and, with
@@ -133,7 +141,8 @@ func newAuthGuard(log *zap.Logger, rp replier, cfg authConfig, configDir, cluste
 	}
 	log.Info("acl 2.0 enabled", zap.Bool("authentication", cfg.authn), zap.Bool("authorization", cfg.authz),
 		zap.String("users", filepath.Join(configDir, auth.UsersFile)))
-	return &authGuard{replier: rp, log: log, cfg: cfg, store: st, cluster: cluster}, nil
+	return &authGuard{replier: rp, log: log, cfg: cfg, store: st, cluster: cluster,
+		authnAnswers: newAnswerCache(cfg.statefulAuthn, nil), authzAnswers: newAnswerCache(cfg.statefulAuthz, nil)}, nil
 }
 
 // initUsers is initUser: initAuthenticationUser and
@@ -207,7 +216,7 @@ func readJSONPair(text, k1, k2 string) ([2]string, error) {
 // wrap guards a handler.
 func (g *authGuard) wrap(h remoting.Handler) remoting.Handler {
 	return func(req *remoting.Request) *remoting.Command {
-		if err := g.check(req.Cmd, hostOf(req.Ch.RemoteAddr())); err != nil {
+		if err := g.check(req.Cmd, req.Ch.ID(), hostOf(req.Ch.RemoteAddr())); err != nil {
 			g.log.Info("acl 2.0 refused a request", zap.Int32("code", req.Cmd.Code),
 				zap.String("remote", req.Ch.RemoteAddr()), zap.String("reason", err.Error()))
 			return g.reply(req.Cmd, remoting.NoPermission, refusalRemark(err))
@@ -225,18 +234,18 @@ func refusalRemark(err error) string {
 	return err.Error()
 }
 
-// check authenticates, then authorizes.
-func (g *authGuard) check(cmd *remoting.Command, sourceIP string) error {
+// check authenticates, then authorizes, each stage through its strategy
+// (every time, or once per key and expiry: auth_stateful.go).
+func (g *authGuard) check(cmd *remoting.Command, channel uint64, sourceIP string) error {
 	code := itoa(cmd.Code)
-	if g.cfg.authn && !g.cfg.authnWhite[code] {
-		if !g.cfg.authnMeta {
-			return &auth.Denied{Msg: "The authenticationMetadataProvider is not configured"}
-		}
-		if err := g.store.Authenticate(auth.SignedContent(cmd.ExtFields, cmd.Body, cmd.Version)); err != nil {
+	if g.cfg.authn {
+		user, hasUser := cmd.ExtFields["AccessKey"]
+		err := g.authnAnswers.evaluate(authnKey(channel, user, hasUser), func() error { return g.authenticate(cmd, code) })
+		if err != nil {
 			return err
 		}
 	}
-	if !g.cfg.authz || g.cfg.authzWhite[code] {
+	if !g.cfg.authz {
 		return nil
 	}
 	contexts, err := authContexts(cmd, sourceIP, g.cluster)
@@ -244,11 +253,29 @@ func (g *authGuard) check(cmd *remoting.Command, sourceIP string) error {
 		return err
 	}
 	for _, c := range contexts {
-		if err := g.authorize(c); err != nil {
+		err := g.authzAnswers.evaluate(authzKey(channel, c), func() error {
+			if g.cfg.authzWhite[code] {
+				return nil
+			}
+			return g.authorize(c)
+		})
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// authenticate is the authentication stage: the whitelist, then the
+// request's user and signature.
+func (g *authGuard) authenticate(cmd *remoting.Command, code string) error {
+	if g.cfg.authnWhite[code] {
+		return nil
+	}
+	if !g.cfg.authnMeta {
+		return &auth.Denied{Msg: "The authenticationMetadataProvider is not configured"}
+	}
+	return g.store.Authenticate(auth.SignedContent(cmd.ExtFields, cmd.Body, cmd.Version))
 }
 
 // authorize is one context through the chain of handlers.
