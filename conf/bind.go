@@ -169,7 +169,7 @@ func unknownKeys(props *Properties, objs []Object, known map[string]bool) []Warn
 	}
 	var ws []Warning
 	for _, e := range props.Entries() {
-		if def, ok := fiveDefault[e.Key]; known[e.Key] || ok && javaTrim(e.Value) == def {
+		if def, ok := fiveDefault[e.Key]; known[e.Key] || readElsewhereFiveKeys[e.Key] || ok && javaTrim(e.Value) == def {
 			continue // a 5.3.3 default changes nothing: 5.3.3 writes them all back
 		}
 		msg := "unknown key, ignored" + suggest(e.Key, known)

@@ -100,6 +100,12 @@ func TestBindUnknownKeys(t *testing.T) {
 	assert.Equal(t, "unknown key, ignored", ws[4].Message)
 }
 
+// ACL 2.0's keys are read by the broker itself: no warning.
+func TestBindAuthKeysReadElsewhere(t *testing.T) {
+	_, ws := bindBroker(t, "authenticationEnabled=true\nauthorizationStrategy=x\nstatefulAuthenticationCacheMaxNum=5\n")
+	assert.Empty(t, ws)
+}
+
 // A key is known when any of the configs bound together has it; a key two
 // configs share sets both, and a bad value for it is reported once.
 func TestBindAcrossConfigs(t *testing.T) {

@@ -19,6 +19,22 @@ type javaFiveKey struct {
 	listed bool
 }
 
+// readElsewhereFiveKeys are 5.3.3 keys of AuthConfig (ACL 2.0) that the
+// broker reads from broker.conf itself (broker/auth.go) rather than through
+// a config field: a broker.conf setting them gets no "not implemented"
+// warning.
+var readElsewhereFiveKeys = map[string]bool{
+	"authenticationEnabled": true, "authorizationEnabled": true,
+	"authenticationProvider": true, "authorizationProvider": true,
+	"authenticationMetadataProvider": true, "authorizationMetadataProvider": true,
+	"authenticationStrategy": true, "authorizationStrategy": true,
+	"authenticationWhitelist": true, "authorizationWhitelist": true,
+	"initAuthenticationUser": true, "innerClientAuthenticationCredentials": true,
+	"migrateAuthFromV1Enabled":                 true,
+	"statefulAuthenticationCacheExpiredSecond": true, "statefulAuthenticationCacheMaxNum": true,
+	"statefulAuthorizationCacheExpiredSecond": true, "statefulAuthorizationCacheMaxNum": true,
+}
+
 // javaFiveKeys returns the 5.3.3 settings of the class named that rmqgo
 // has no field for, with their defaults, so that a 5.x broker lists them as
 // 5.3.3 does and a broker.conf that changes one gets a "not implemented"
