@@ -9,6 +9,12 @@
 # become users and ACLs at start), the Java suite alone, and only those tests.
 #
 #   sh compat/acl2-suite.sh
+#   ACL2_STRATEGY=stateful sh compat/acl2-suite.sh
+#
+# ACL2_STRATEGY=stateful sets Java's Stateful* authentication and
+# authorization strategies and tells the suite (-Dcompat.acl2.stateful=true),
+# whose aConnectionIsAuthenticatedAsTheStrategySays then expects a
+# connection's first answer to be kept.
 #
 # NAMESRV_IMPL, BROKER_IMPL, RMQGO_*_BIN, MVN_TEST_FLAGS, NAMESRV_PORT,
 # BROKER_PORT and RUN_DIR (default compat/target/run-acl2) are passed on as
@@ -26,7 +32,14 @@ authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.Lo
 initAuthenticationUser={\"username\":\"acl2Root\",\"password\":\"acl2Root123\"}
 migrateAuthFromV1Enabled=true
 ${BROKER_CONF_EXTRA:-}"
+STRATEGY_FLAG=""
+if [ "${ACL2_STRATEGY:-}" = stateful ]; then
+  BROKER_CONF_EXTRA="authenticationStrategy=org.apache.rocketmq.auth.authentication.strategy.StatefulAuthenticationStrategy
+authorizationStrategy=org.apache.rocketmq.auth.authorization.strategy.StatefulAuthorizationStrategy
+$BROKER_CONF_EXTRA"
+  STRATEGY_FLAG=-Dcompat.acl2.stateful=true
+fi
 PLAIN_ACL_FILE=${PLAIN_ACL_FILE:-$COMPAT_DIR/acl/plain_acl.yml}
 export BROKER_CONF_EXTRA PLAIN_ACL_FILE
 RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run-acl2} COMPAT_CLIENTS="" COMPAT_BROKER_B=0 \
-  exec sh "$COMPAT_DIR/run-suite.sh" 5 -Dgroups=acl2 -Dcompat.excludedGroups=
+  exec sh "$COMPAT_DIR/run-suite.sh" 5 -Dgroups=acl2 -Dcompat.excludedGroups= $STRATEGY_FLAG

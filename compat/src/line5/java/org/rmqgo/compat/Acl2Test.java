@@ -4,6 +4,9 @@ import com.alibaba.fastjson.JSON;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
@@ -13,6 +16,11 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.RequestCode;
+import org.apache.rocketmq.remoting.protocol.header.GetMaxOffsetRequestHeader;
 import org.apache.rocketmq.remoting.protocol.body.AclInfo;
 import org.apache.rocketmq.remoting.protocol.body.UserInfo;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
@@ -115,6 +123,46 @@ class Acl2Test {
         assertEquals(PullStatus.FOUND, got.getPullStatus(), got.toString());
         // The super user may do anything, without an ACL.
         assertEquals(SendStatus.SEND_OK, send(producer(Acl.hook(SUPER, SUPER_PW)), TOPIC_DENY).getSendStatus());
+    }
+
+    /**
+     * One connection, first signed right, then with a wrong secret. The stateless strategy (the default)
+     * checks every request; the stateful one (compat/acl2-suite.sh with ACL2_STRATEGY=stateful, which
+     * sets -Dcompat.acl2.stateful=true) keeps the connection's first answer, so the wrong secret passes.
+     */
+    @Test
+    void aConnectionIsAuthenticatedAsTheStrategySays() throws Exception {
+        boolean stateful = Boolean.getBoolean("compat.acl2.stateful");
+        AtomicReference<SessionCredentials> creds = new AtomicReference<>(new SessionCredentials(SUPER, SUPER_PW));
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.registerRPCHook(new RPCHook() {
+            @Override
+            public void doBeforeRequest(String addr, RemotingCommand request) {
+                new AclClientRPCHook(creds.get()).doBeforeRequest(addr, request);
+            }
+
+            @Override
+            public void doAfterResponse(String addr, RemotingCommand request, RemotingCommand response) {
+            }
+        });
+        client.start();
+        cleanups.add(client::shutdown);
+        assertEquals(0, maxOffset(client).getCode(), "signed right");
+        creds.set(new SessionCredentials(SUPER, "notTheSecret1"));
+        RemotingCommand second = maxOffset(client);
+        if (stateful) {
+            assertEquals(0, second.getCode(), "stateful: the connection's answer is kept");
+        } else {
+            assertEquals(new Acl.Answer(NO_PERMISSION, "check signature failed."),
+                new Acl.Answer(second.getCode(), second.getRemark()), "stateless: every request checked");
+        }
+    }
+
+    private static RemotingCommand maxOffset(NettyRemotingClient client) throws Exception {
+        GetMaxOffsetRequestHeader h = new GetMaxOffsetRequestHeader();
+        h.setTopic(TOPIC_A);
+        h.setQueueId(0);
+        return client.invokeSync(Env.brokerAddr(), RemotingCommand.createRequestCommand(RequestCode.GET_MAX_OFFSET, h), 5000);
     }
 
     @Test
