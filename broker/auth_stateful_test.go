@@ -41,7 +41,7 @@ func TestAuthStatefulKeepsAnswersPerConnection(t *testing.T) {
 func TestAuthStrategyClassesAndCacheSettings(t *testing.T) {
 	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	authn, authz, err := strategiesFrom(get(map[string]string{
-		"authorizationStrategy":                    javaStatefulAuthz,
+		"authorizationStrategy":                   javaStatefulAuthz,
 		"statefulAuthorizationCacheExpiredSecond": "5", "statefulAuthorizationCacheMaxNum": "7",
 	}))
 	require.NoError(t, err)
