@@ -11,12 +11,16 @@
 #          at start), then
 #            start s      the broker's age when "boot success" shows in its
 #                         output (polled every 0.05 s)
-#            body B       the REGISTER_BROKER body of that topic table
-#            reg p50/p99  rmqbench register: REGISTER_COUNT registrations
-#                         of that table replayed to the name server by a
-#                         client, each with a new DataVersion (the name
-#                         server rebuilds the queue data each time), as a
-#                         broker of its own name; round trips
+#            table B      the broker's topic table (its system topics
+#                         too) as the broker itself encodes it
+#                         (GET_ALL_TOPIC_CONFIG): its REGISTER_BROKER body
+#                         is that and ~50 bytes of envelope
+#            body B, reg p50/p99  rmqbench register -b: that table as a
+#                         REGISTER_BROKER body (rmqbench's encoding),
+#                         REGISTER_COUNT registrations replayed to the name
+#                         server by a client, each with a new DataVersion
+#                         (the name server rebuilds the queue data each
+#                         time), as a broker of its own name; round trips
 #            route q/s, p99  rmqbench route: GET_ROUTEINFO_BY_TOPIC of one
 #                         of the N topics, ROUTE_CONNS connections, for
 #                         PHASE_SECS
@@ -193,13 +197,13 @@ topics_point() {
   wait_route "$topic" || return 1
   banon=$(anon "$BROKER_PID") nanon=$(anon "$NAMESRV_PID")
   out=$OUT_DIR/topics-$impl-$n
-  "$RMQBENCH_BIN" register -n "$NAMESRV_ADDR" -topics "$store/config/topics.json" -count "$REGISTER_COUNT" >"$out.register" 2>&1 ||
+  "$RMQBENCH_BIN" register -n "$NAMESRV_ADDR" -b "$BROKER_ADDR" -count "$REGISTER_COUNT" >"$out.register" 2>&1 ||
     log "[$impl] $n topics: register reported failures (see $out.register)"
   "$RMQBENCH_BIN" route -n "$NAMESRV_ADDR" -t "$topic" -c "$ROUTE_CONNS" -d "${PHASE_SECS}s" -progress 0 >"$out.route" 2>&1 ||
     log "[$impl] $n topics: route reported failures (see $out.route)"
   qps=$(sed -n 's/^throughput: *\([0-9.]*\) req\/s/\1/p' "$out.route")
   rp99=$(sed -n 's/^latency:.* p99 \([0-9.]*\)ms .*/\1/p' "$out.route")
-  echo "curve=topics impl=$impl n=$n startSec=$START_SEC bodyBytes=$(kv bodyBytes "$out.register") regP50Ms=$(kv p50Ms "$out.register") regP99Ms=$(kv p99Ms "$out.register") routeQps=$qps routeP99Ms=$rp99 brokerAnonMB=$banon namesrvAnonMB=$nanon load=$(cut -d' ' -f1 /proc/loadavg)" |
+  echo "curve=topics impl=$impl n=$n startSec=$START_SEC tableBytes=$(kv brokerTableBytes "$out.register") bodyBytes=$(kv bodyBytes "$out.register") regP50Ms=$(kv p50Ms "$out.register") regP99Ms=$(kv p99Ms "$out.register") routeQps=$qps routeP99Ms=$rp99 brokerAnonMB=$banon namesrvAnonMB=$nanon load=$(cut -d' ' -f1 /proc/loadavg)" |
     tee -a "$RESULTS" >&2
   stop_servers
   rm -rf "$store"
@@ -226,9 +230,9 @@ table() {
     function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "" : sprintf("%.2f", a / b) }
     BEGIN {
       if (curve == "topics") {
-        nk = split("bodyBytes regP50Ms regP99Ms routeQps routeP99Ms startSec brokerAnonMB namesrvAnonMB", keys, " ")
-        print "| topics | servers | register body B | register p50 ms | register p99 ms | route q/s | route p99 ms | broker start s | broker anon MB | namesrv anon MB | load |"
-        print "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        nk = split("tableBytes bodyBytes regP50Ms regP99Ms routeQps routeP99Ms startSec brokerAnonMB namesrvAnonMB", keys, " ")
+        print "| topics | servers | table B | register body B | register p50 ms | register p99 ms | route q/s | route p99 ms | broker start s | broker anon MB | namesrv anon MB | load |"
+        print "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
       } else {
         nk = split("hbps p99Ms cpuPct cpuUsPerHb anonMB kibPerConn", keys, " ")
         print "| clients | servers | heartbeats/s | heartbeat p99 ms | broker CPU % | CPU µs/heartbeat | broker anon MB | anon KiB/conn | load |"

@@ -66,3 +66,17 @@ func TestRegisterReplaysATopicTable(t *testing.T) {
 
 	assert.Contains(t, out.String(), "response SUCCESS (0): 5")
 }
+
+func TestRegisterReplaysABrokersTable(t *testing.T) {
+	ns := startNameServer(t)
+	b := startBroker(t, ns.Addr())
+	createTopic(t, b.Addr(), "ScaleD", 4)
+
+	var out bytes.Buffer
+	code := run(context.Background(), []string{"register", "-n", ns.Addr(), "-b", b.Addr(), "-count", "3"}, &out, &out)
+	require.Equal(t, 0, code, out.String())
+	assert.Greater(t, kv(t, out.String(), "topics"), 1.0, "the created topic and the broker's system topics")
+	assert.Positive(t, kv(t, out.String(), "brokerTableBytes"))
+	assert.Contains(t, out.String(), "response SUCCESS (0): 3")
+	assert.Equal(t, 2, run(context.Background(), []string{"register", "-n", ns.Addr()}, &out, &out), "-b or -topics")
+}
