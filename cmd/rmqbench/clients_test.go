@@ -31,7 +31,7 @@ func TestClientsHeartbeatTheBroker(t *testing.T) {
 
 	var out bytes.Buffer
 	code := run(context.Background(), []string{"clients", "-addr", b.Addr(), "-pid", strconv.Itoa(os.Getpid()),
-		"-c", "30", "-group-size", "10", "-period", "50ms", "-warmup", "100ms", "-d", "500ms"}, &out, &out)
+		"-c", "30", "-group-size", "10", "-period", "50ms", "-warmup", "100ms", "-d", "1s"}, &out, &out)
 	require.Equal(t, 0, code, out.String())
 	assert.Contains(t, out.String(), "30 connections opened")
 	assert.Equal(t, 30.0, kv(t, out.String(), "opened"))
