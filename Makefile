@@ -42,6 +42,8 @@
 #                          fastjson (FUZZTIME each, default 5m)
 #   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
 #                          Java broker and ours, in one run, a markdown table with ratios
+#   make bench-scale       cost curves: 10 -> 10,000 topics and 10 -> 5,000 heartbeating clients,
+#                          the Java 4.9.7 servers and ours in one run (compat/scale-bench.sh)
 #   make gobench           Go benchmarks with allocations
 #   make slowloris         our name server and broker on loopback, each under SLOWLORIS_CONNS (2000)
 #                          connections trickling a frame while a normal client calls; server RSS
@@ -51,7 +53,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-smoke bench-broker bench-recovery gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-smoke bench-broker bench-recovery bench-scale gobench slowloris clean
 
 all: build
 
@@ -309,6 +311,15 @@ RECOVERY_SIZES ?= 1 5 10
 bench-recovery: build
 	SIZES="$(RECOVERY_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
 		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/recovery-bench.sh
+
+# Two cost curves of issue 16 (compat/scale-bench.sh): 10 -> 10,000 topics
+# (REGISTER_BROKER body and time, route queries, broker start, memory) and
+# 10 -> 5,000 heartbeating client connections (broker CPU per heartbeat,
+# memory, p99), the Java 4.9.7 servers then ours in one run; markdown
+# tables with Go ÷ Java ratios. About 12 minutes.
+bench-scale: build
+	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/scale-bench.sh
 
 # Stops only the servers it started; see the header of compat/slowloris.sh.
 slowloris: build

@@ -2,6 +2,7 @@ package namesrv
 
 import (
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -97,4 +98,36 @@ func BenchmarkRouteEncode(b *testing.B) {
 		buf = route.AppendJSON(buf[:0], fastjson.Standard)
 	}
 	b.SetBytes(int64(len(buf)))
+}
+
+// BenchmarkRegisterBroker is a REGISTER_BROKER body of N topics decoded
+// and applied to the route table, each with a new DataVersion (the path
+// of a broker whose topics changed): the cost should grow linearly in N.
+func BenchmarkRegisterBroker(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			rt := newRouteTable(zap.NewNop(), newSettings(&Options{}), time.Now, 2*time.Minute)
+			w := protocol.TopicConfigSerializeWrapper{TopicConfigTable: map[string]protocol.TopicConfig{}}
+			for i := range n {
+				name := "ScaleTopic_" + strconv.Itoa(i)
+				w.TopicConfigTable[name] = protocol.NewTopicConfig(name)
+			}
+			bodies := make([][]byte, 2)
+			for i := range bodies {
+				w.DataVersion.Next(time.Now(), 0)
+				body := protocol.RegisterBrokerBody{TopicConfigSerializeWrapper: w, FilterServerList: []string{}}
+				bodies[i] = body.AppendJSON(nil)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				rb, err := protocol.DecodeRegisterBrokerBody(bodies[i%2], false, protocol.VersionV4_9_8)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rt.registerBroker(&registration{cluster: brokerA.cluster, addr: brokerA.addr, name: brokerA.name,
+					wrapper: &rb.TopicConfigSerializeWrapper, filterServers: []string{}})
+			}
+		})
+	}
 }

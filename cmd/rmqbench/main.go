@@ -9,6 +9,8 @@
 //	rmqbench store   -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
 //	rmqbench catchup -master 127.0.0.1:10911 -slave 127.0.0.1:10921
 //	rmqbench slowloris -addr 127.0.0.1:9876 -pid 1234 -c 2000 -d 30s
+//	rmqbench clients -addr 127.0.0.1:10911 -pid 1234 -c 5000 -period 1s -d 20s
+//	rmqbench register -n 127.0.0.1:9876 -topics store/config/topics.json -count 20
 //
 // Each subcommand lives in its own file; route and produce drive the
 // shared load runner (load.go), which prints progress every 5 s. produce
@@ -45,6 +47,8 @@ var subcommands = map[string]subcommand{
 	"ha-table":     {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
 	"pullhold":     {summary: "many connections holding long-polling pulls, parked or never read; broker RSS", run: runPullhold},
 	"slowloris":    {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
+	"clients":      {summary: "thousands of client connections sending HEART_BEAT on a schedule; broker CPU and RssAnon", run: runClients},
+	"register":     {summary: "REGISTER_BROKER with a topics.json's table replayed to a name server, timed", run: runRegister},
 }
 
 func main() {

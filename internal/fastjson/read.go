@@ -414,7 +414,7 @@ func (r *Reader) skipBare() error {
 	for r.pos < len(r.data) && isBareKeyByte(r.data[r.pos]) {
 		r.pos++
 	}
-	if !bareValue.Match(r.data[start:r.pos]) {
+	if tok := r.data[start:r.pos]; !isDecimal(tok) && !bareValue.Match(tok) {
 		r.pos = start
 		return r.Fail("unexpected character")
 	}
