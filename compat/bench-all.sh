@@ -99,6 +99,15 @@ broker_bench() {
 
 wants() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# smoke_env STEP: the settings that make a curve step brief under SMOKE=1
+# (its smallest points), printed as VAR=VALUE words for env.
+smoke_env() {
+  [ "$SMOKE" = 1 ] || return 0
+  case $1 in
+    scale) echo "TOPIC_POINTS=10 CLIENT_POINTS=10 REGISTER_COUNT=3 PHASE_SECS=4 WARMUP_SECS=1" ;;
+  esac
+}
+
 mkdir -p "$OUT"
 {
   echo "# Broker benchmarks, ours beside Java's"
@@ -117,11 +126,15 @@ if wants pinned; then
 fi
 wants line5 && step line5 "Throughput, CPU and memory (line 5: 5.3.3 servers and client)" broker_bench line5 LINE=5
 wants fixedrate && step fixedrate "Latency at a fixed rate ($RATE msg/s, rmqbench)" broker_bench fixedrate LINE=4 TOOLS=rmqbench RATE="$RATE"
-for s in curves:curves-bench scale:scale-bench backlog:backlog-bench; do
-  name=${s%%:*} script=$COMPAT_DIR/${s#*:}.sh
+for s in "curves|curves-bench|Cost curves: queues per topic, SYNC_FLUSH senders" \
+  "scale|scale-bench|Cost curves: topics, client connections" \
+  "backlog|backlog-bench|Cost curve: a consumer catching up on a cold backlog"; do
+  name=${s%%|*} rest=${s#*|}
+  script=$COMPAT_DIR/${rest%%|*}.sh title=${rest#*|}
   wants "$name" || continue
   if [ -f "$script" ]; then
-    step "$name" "$(sed -n '2s/^# *//p' "$script")" env RUN_DIR="$OUT/$name-run" OUT_DIR="$OUT/$name" sh "$script"
+    # shellcheck disable=SC2046
+    step "$name" "$title" env RUN_DIR="$OUT/$name-run" OUT_DIR="$OUT/$name" $(smoke_env "$name") sh "$script"
   else
     log "[$name] skipped: no $script"
   fi
