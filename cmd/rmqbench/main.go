@@ -8,6 +8,7 @@
 //	rmqbench consume -n 127.0.0.1:9876 -t BenchmarkTest -g benchmark_consumer -d 35s
 //	rmqbench store   -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
 //	rmqbench catchup -master 127.0.0.1:10911 -slave 127.0.0.1:10921
+//	rmqbench dropcache -dir /tmp/run/broker-a/store
 //	rmqbench slowloris -addr 127.0.0.1:9876 -pid 1234 -c 2000 -d 30s
 //
 // Each subcommand lives in its own file; route and produce drive the
@@ -44,6 +45,7 @@ var subcommands = map[string]subcommand{
 	"catchup":      {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
 	"ha-table":     {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
 	"slowloris":    {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
+	"dropcache":    {summary: "drop a store's files from the OS page cache (fadvise DONTNEED), cached MB before and after", run: runDropCache},
 }
 
 func main() {
