@@ -42,6 +42,8 @@
 #                          fastjson (FUZZTIME each, default 5m)
 #   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
 #                          Java broker and ours, in one run, a markdown table with ratios
+#   make bench-backlog     a new group catching up on a cold backlog (BACKLOG_SIZES MiB) while a
+#                          producer sends: the Java broker and ours in one run, a table with ratios
 #   make gobench           Go benchmarks with allocations
 #   make slowloris         our name server and broker on loopback, each under SLOWLORIS_CONNS (2000)
 #                          connections trickling a frame while a normal client calls; server RSS
@@ -51,7 +53,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-recovery gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-recovery bench-backlog gobench slowloris clean
 
 all: build
 
@@ -296,6 +298,16 @@ RECOVERY_SIZES ?= 1 5 10
 bench-recovery: build
 	SIZES="$(RECOVERY_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
 		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/recovery-bench.sh
+
+# Catching up on a cold backlog (issue 16 item 3): for each of BACKLOG_SIZES
+# MiB of 1 KiB messages, the Java 4.9.7 broker then ours: fill, restart
+# with the store out of the page cache, a new group reads from the first
+# offset while a producer sends at RATE (compat/backlog-bench.sh; needs
+# about the largest size + 1 GiB of disk, about 20 minutes for 1024 4096).
+BACKLOG_SIZES ?= 1024 4096
+bench-backlog: build
+	BACKLOGS_MB="$(BACKLOG_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/backlog-bench.sh
 
 # Stops only the servers it started; see the header of compat/slowloris.sh.
 slowloris: build

@@ -34,18 +34,19 @@ type subcommand struct {
 }
 
 var subcommands = map[string]subcommand{
-	"route":        {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
-	"produce":      {summary: "SEND_MESSAGE_V2 from concurrent senders, as Java's benchmark Producer", run: runProduce},
-	"consume":      {summary: "long-polling PULL_MESSAGE on every queue of a topic, as Java's benchmark Consumer", run: runConsume},
-	"java-result":  {summary: "Java benchmark Producer/Consumer output on stdin to a JSON result line", run: runJavaResult},
-	"proc":         {summary: "a process's RSS, peak RSS, CPU seconds and age from /proc as a JSON line", run: runProc},
-	"broker-table": {summary: "produce/consume/proc JSON lines on stdin to a markdown table with Go/Java ratios", run: runBrokerTable},
-	"store":        {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
-	"store-table":  {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
-	"catchup":      {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
-	"ha-table":     {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
-	"slowloris":    {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
-	"dropcache":    {summary: "drop a store's files from the OS page cache (fadvise DONTNEED), cached MB before and after", run: runDropCache},
+	"route":         {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
+	"produce":       {summary: "SEND_MESSAGE_V2 from concurrent senders, as Java's benchmark Producer", run: runProduce},
+	"consume":       {summary: "long-polling PULL_MESSAGE on every queue of a topic, as Java's benchmark Consumer", run: runConsume},
+	"java-result":   {summary: "Java benchmark Producer/Consumer output on stdin to a JSON result line", run: runJavaResult},
+	"proc":          {summary: "a process's RSS, peak RSS, CPU seconds and age from /proc as a JSON line", run: runProc},
+	"broker-table":  {summary: "produce/consume/proc JSON lines on stdin to a markdown table with Go/Java ratios", run: runBrokerTable},
+	"store":         {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
+	"store-table":   {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
+	"catchup":       {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
+	"ha-table":      {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
+	"slowloris":     {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
+	"backlog-table": {summary: "compat/backlog-bench.sh's JSON lines on stdin to a markdown table with Go/Java ratios", run: runBacklogTable},
+	"dropcache":     {summary: "drop a store's files from the OS page cache (fadvise DONTNEED), cached MB before and after", run: runDropCache},
 }
 
 func main() {
