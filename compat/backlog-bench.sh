@@ -55,7 +55,16 @@
 #                     NAMESRV_PORT, BROKER_PORT: first port choices (see
 #                     ref-servers.sh); OUT_DIR [$RUN_DIR.out]: tool
 #                     outputs, results.jsonl, table.md
-#   BROKER_CONF_EXTRA lines added to broker.conf (ref-servers.sh)
+#   BROKER_CONF_EXTRA ["diskMaxUsedSpaceRatio=95"]  lines added to
+#                     broker.conf (ref-servers.sh)
+#   SERVER_JAVA_OPT_EXT ["-Drocketmq.broker.diskSpaceWarningLevelRatio=0.99
+#                     -Drocketmq.broker.diskSpaceCleanForciblyRatio=0.99"]
+#                     on a disk shared with other runs the defaults (75 %,
+#                     90 %, 85 % of the disk used) can be passed while the
+#                     backlog is written, and both brokers would then delete
+#                     the backlog's oldest files at once or refuse sends
+#   MIN_FREE_MB [1024]  a point is skipped when the disk of RUN_DIR has less
+#                     than its backlog + FILLER_MB + MIN_FREE_MB free
 #   RMQBENCH_BIN [built into OUT_DIR]  the rmqbench binary, GO [go]
 #
 # Disk: each point holds BACKLOG + FILLER_MB plus the live sends at once.
@@ -79,6 +88,10 @@ GO=${GO:-go}
 RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/backlog-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.jsonl
+BROKER_CONF_EXTRA=${BROKER_CONF_EXTRA:-diskMaxUsedSpaceRatio=95}
+SERVER_JAVA_OPT_EXT=${SERVER_JAVA_OPT_EXT:--Drocketmq.broker.diskSpaceWarningLevelRatio=0.99 -Drocketmq.broker.diskSpaceCleanForciblyRatio=0.99}
+MIN_FREE_MB=${MIN_FREE_MB:-1024}
+export BROKER_CONF_EXTRA SERVER_JAVA_OPT_EXT
 COMPAT_BROKER_B=0
 export RUN_DIR OUT_DIR COMPAT_BROKER_B
 BG_PIDS=""
@@ -163,8 +176,9 @@ make_cold() {
   sh "$COMPAT_DIR/ref-servers.sh" start-broker a >>"$OUT_DIR/servers.log" 2>&1 || return 1
   BROKER_PID=$(cat "$RUN_DIR/broker-a/pid")
   "$RMQBENCH_BIN" dropcache -dir "$STORE" | label broker="$1" backlogMB="$2" at=boot >>"$RESULTS"
-  "$RMQBENCH_BIN" dropcache -dir "$STORE/commitlog" -report | tee /dev/stderr |
-    label broker="$1" backlogMB="$2" at=cold >>"$RESULTS"
+  "$RMQBENCH_BIN" dropcache -dir "$STORE/commitlog" -report >"$OUT_DIR/$1-$2-cold.out"
+  sed -n "/^dropcache:/s/^/  /p" "$OUT_DIR/$1-$2-cold.out" >&2
+  label broker="$1" backlogMB="$2" at=cold <"$OUT_DIR/$1-$2-cold.out" >>"$RESULTS"
 }
 
 # alone IMPL MB: the live producer without a consumer.
@@ -208,16 +222,27 @@ catchup() {
   sed -n -e "/^produce: sent/s/^/  [producer] /p" "$pfile" >&2
 }
 
+# skip IMPL MB REASON: the table shows REASON instead of the point's figures.
+skip() {
+  printf '{"kind":"skip","broker":"%s","backlogMB":"%s","reason":"%s"}\n' "$1" "$2" "$3" >>"$RESULTS"
+  log "[$1] the $2 MiB point: skipped: $3"
+}
+
 # point IMPL MB: one backlog size against IMPL's servers.
 point() {
+  mkdir -p "$(dirname "$RUN_DIR")"
+  free=$(df -Pm "$(dirname "$RUN_DIR")" | awk 'NR == 2 { print $4 }')
+  if [ "$free" -lt $(($2 + FILLER_MB + MIN_FREE_MB)) ]; then
+    skip "$1" "$2" "only $free MB free on the disk of $RUN_DIR"
+    return
+  fi
   if start_servers "$1" && fill_backlog "$1" "$2" && make_cold "$1" "$2" && alone "$1" "$2" && catchup "$1" "$2"; then
     stop_servers
     return
   fi
   for pid in $BG_PIDS; do kill -TERM "$pid" 2>/dev/null; done
   BG_PIDS=""
-  printf '{"kind":"skip","broker":"%s","backlogMB":"%s","reason":"failed (see %s)"}\n' "$1" "$2" "$OUT_DIR" >>"$RESULTS"
-  log "[$1] the $2 MiB point failed; logs in $OUT_DIR and $RUN_DIR"
+  skip "$1" "$2" "failed (see $OUT_DIR)"
   sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
   SERVERS_UP=0
 }
@@ -226,7 +251,7 @@ prepare
 for mb in $BACKLOGS_MB; do
   for impl in $IMPLS; do
     if [ "$impl" = go ] && { [ -z "${RMQGO_BROKER_BIN:-}" ] || [ ! -x "$RMQGO_BROKER_BIN" ]; }; then
-      printf '{"kind":"skip","broker":"go","backlogMB":"%s","reason":"no RMQGO_BROKER_BIN"}\n' "$mb" >>"$RESULTS"
+      skip go "$mb" "no RMQGO_BROKER_BIN"
       continue
     fi
     point "$impl" "$mb"
