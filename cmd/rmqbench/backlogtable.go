@@ -6,7 +6,7 @@ package main
 // backlog size and broker, how fast the backlog was written, how much of
 // the commitlog was still cached when the consumer started, how long the
 // catch-up took and at what pull rate, the live producer's send p99
-// alone and during the catch-up, the broker's CPU during the catch-up and
+// alone and during the catch-up (and its failed sends then), the broker's CPU during the catch-up and
 // its peak RssAnon; a Go ÷ Java row where both brokers ran.
 
 import (
@@ -28,6 +28,7 @@ type backlogLine struct {
 	Phase       string  `json:"phase"`
 	At          string  `json:"at"`
 	Reason      string  `json:"reason"`
+	Failed      float64 `json:"failed"`
 	TPS         float64 `json:"tps"`
 	P99Ms       float64 `json:"p99Ms"`
 	ElapsedSec  float64 `json:"elapsedSec"`
@@ -48,6 +49,7 @@ var backlogColumns = []struct{ head, format string }{
 	{"pull MB/s", "%.1f"},
 	{"send p99 alone ms", "%.2f"},
 	{"send p99 during catch-up ms", "%.2f"},
+	{"failed sends during catch-up", "%.0f"},
 	{"broker CPU % during catch-up", "%.0f"},
 	{"peak RssAnon MB", "%.0f"},
 }
@@ -130,7 +132,15 @@ func (p *backlogPoint) figures() []float64 {
 		cpu = 100 * (after.CPUSec - before.CPUSec) / cons.ElapsedSec
 	}
 	return []float64{orNaN(fill.TPS), cached, orNaN(cons.CaughtUpSec), orNaN(cons.CaughtUpTPS), orNaN(cons.CaughtUpMBs),
-		orNaN(alone.P99Ms), orNaN(during.P99Ms), cpu, orNaN(watch.AnonPeakMB)}
+		orNaN(alone.P99Ms), orNaN(during.P99Ms), failedOrNaN(during), cpu, orNaN(watch.AnonPeakMB)}
+}
+
+// failedOrNaN is a produce line's failed sends, NaN when there is no line.
+func failedOrNaN(l backlogLine) float64 {
+	if l.Kind == "" {
+		return math.NaN()
+	}
+	return l.Failed
 }
 
 func writeBacklogTable(w io.Writer, points map[string]*backlogPoint, sizes []string) {
