@@ -24,7 +24,8 @@
 #      RATE to the same topic, until every queue was read to its end (or
 #      CATCHUP_TIMEOUT); the broker's CPU time from /proc before and after,
 #      its RssAnon sampled every 200 ms (rmqbench proc -watch);
-#   6. stop the servers and delete the store.
+#   6. note the machine's load averages; stop the servers and delete the
+#      store.
 #
 # Prints progress as it goes, and at the end a markdown table (also saved in
 # $OUT_DIR/table.md, built by rmqbench backlog-table from
@@ -228,6 +229,15 @@ skip() {
   log "[$1] the $2 MiB point: skipped: $3"
 }
 
+# load IMPL MB AT: the machine's load averages (1, 5 and 15 minutes) as a
+# result line: the figures of a shared machine mean little without them.
+load() {
+  read -r l1 l5 l15 _ </proc/loadavg
+  printf '{"kind":"load","broker":"%s","backlogMB":"%s","at":"%s","load1":%s,"load5":%s,"load15":%s}\n' \
+    "$1" "$2" "$3" "$l1" "$l5" "$l15" >>"$RESULTS"
+  log "[$1] load average $l1 $l5 $l15"
+}
+
 # point IMPL MB: one backlog size against IMPL's servers.
 point() {
   mkdir -p "$(dirname "$RUN_DIR")"
@@ -237,6 +247,7 @@ point() {
     return
   fi
   if start_servers "$1" && fill_backlog "$1" "$2" && make_cold "$1" "$2" && alone "$1" "$2" && catchup "$1" "$2"; then
+    load "$1" "$2" catchup
     stop_servers
     return
   fi

@@ -1,13 +1,15 @@
 package main
 
 // rmqbench backlog-table: the JSON lines compat/backlog-bench.sh collects
-// on stdin (produce, consume, proc and dropcache lines tagged "broker",
-// "backlogMB" and "phase" or "at"; skip lines), as one markdown table: per
-// backlog size and broker, how fast the backlog was written, how much of
-// the commitlog was still cached when the consumer started, how long the
-// catch-up took and at what pull rate, the live producer's send p99
-// alone and during the catch-up (and its failed sends then), the broker's CPU during the catch-up and
-// its peak RssAnon; a Go ÷ Java row where both brokers ran.
+// on stdin (produce, consume, proc, dropcache and load lines tagged
+// "broker", "backlogMB" and "phase" or "at"; skip lines), as one markdown
+// table: per backlog size and broker, how fast the backlog was written,
+// how much of the commitlog was still cached when the consumer started,
+// how long the catch-up took and at what pull rate, the live producer's
+// send p99 alone and during the catch-up (and its failed sends then), the
+// broker's CPU during the catch-up, its peak RssAnon and the machine's
+// load average when the catch-up ended; a Go ÷ Java row where both
+// brokers ran (its load ratio says how alike the conditions were).
 
 import (
 	"bufio"
@@ -38,6 +40,7 @@ type backlogLine struct {
 	CachedMB    float64 `json:"cachedMB"`
 	CPUSec      float64 `json:"cpuSec"`
 	AnonPeakMB  float64 `json:"anonPeakMB"`
+	Load1       float64 `json:"load1"`
 }
 
 // backlogColumns are the table's figures, in order, with their format.
@@ -52,6 +55,7 @@ var backlogColumns = []struct{ head, format string }{
 	{"failed sends during catch-up", "%.0f"},
 	{"broker CPU % during catch-up", "%.0f"},
 	{"peak RssAnon MB", "%.0f"},
+	{"load avg 1 min at catch-up end", "%.1f"},
 }
 
 // backlogPoint is what was measured of one broker at one backlog size.
@@ -123,6 +127,7 @@ func (p *backlogPoint) figures() []float64 {
 	before, _ := get("proc/before")
 	after, _ := get("proc/after")
 	watch, _ := get("proc/watch")
+	load, hasLoad := get("load/catchup")
 	cached := math.NaN()
 	if hasCold {
 		cached = cold.CachedMB
@@ -131,8 +136,12 @@ func (p *backlogPoint) figures() []float64 {
 	if cons.ElapsedSec > 0 && after.CPUSec > 0 {
 		cpu = 100 * (after.CPUSec - before.CPUSec) / cons.ElapsedSec
 	}
+	loadAvg := math.NaN()
+	if hasLoad {
+		loadAvg = load.Load1
+	}
 	return []float64{orNaN(fill.TPS), cached, orNaN(cons.CaughtUpSec), orNaN(cons.CaughtUpTPS), orNaN(cons.CaughtUpMBs),
-		orNaN(alone.P99Ms), orNaN(during.P99Ms), failedOrNaN(during), cpu, orNaN(watch.AnonPeakMB)}
+		orNaN(alone.P99Ms), orNaN(during.P99Ms), failedOrNaN(during), cpu, orNaN(watch.AnonPeakMB), loadAvg}
 }
 
 // failedOrNaN is a produce line's failed sends, NaN when there is no line.
