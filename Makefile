@@ -40,10 +40,14 @@
 #   make fixtures          regenerate every fixture the Java side writes (compat/fixtures.sh)
 #   make fuzz              fuzz the frame decoder, the SQL92 parser and the body reader against
 #                          fastjson (FUZZTIME each, default 5m)
-#   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
-#                          Java broker and ours, in one run, a markdown table with ratios
+#   make bench             every benchmark beside Java's in one report (compat/bench-all.sh, about
+#                          2 hours); make bench-broker: Java's benchmark tools and rmqbench against
+#                          the Java broker and ours, in one run, a markdown table with ratios;
+#                          make bench-smoke: each step of make bench briefly
 #   make bench-scale       cost curves: 10 -> 10,000 topics and 10 -> 5,000 heartbeating clients,
 #                          the Java 4.9.7 servers and ours in one run (compat/scale-bench.sh)
+#   make bench-backlog     a new group catching up on a cold backlog (BACKLOG_SIZES MiB) while a
+#                          producer sends: the Java broker and ours in one run, a table with ratios
 #   make gobench           Go benchmarks with allocations
 #   make slowloris         our name server and broker on loopback, each under SLOWLORIS_CONNS (2000)
 #                          connections trickling a frame while a normal client calls; server RSS
@@ -53,7 +57,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-smoke bench-broker bench-recovery bench-scale gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-smoke bench-broker bench-recovery bench-scale bench-backlog gobench slowloris clean
 
 all: build
 
@@ -320,6 +324,16 @@ bench-recovery: build
 bench-scale: build
 	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
 		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/scale-bench.sh
+
+# Catching up on a cold backlog (issue 16 item 3): for each of BACKLOG_SIZES
+# MiB of 1 KiB messages, the Java 4.9.7 broker then ours: fill, restart
+# with the store out of the page cache, a new group reads from the first
+# offset while a producer sends at RATE (compat/backlog-bench.sh; needs
+# about the largest size + 1 GiB of disk, about 20 minutes for 1024 4096).
+BACKLOG_SIZES ?= 1024 4096
+bench-backlog: build
+	BACKLOGS_MB="$(BACKLOG_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/backlog-bench.sh
 
 # Stops only the servers it started; see the header of compat/slowloris.sh.
 slowloris: build

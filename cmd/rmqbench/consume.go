@@ -32,7 +32,10 @@ package main
 //
 // One rmqbench consume takes all the queues: it does not rebalance with
 // other members of its group. It stops after -d, or earlier once -count
-// messages arrived. Consume TPS is taken over the time between the first
+// messages arrived, or with -until-caught-up once every queue was read to
+// its end (a backlog consumed while producers may still be sending: the
+// result then has caughtUpSec, and the messages and MB a second until
+// then). Consume TPS is taken over the time between the first
 // and the last message received. The run ends with a summary line and one
 // JSON line (see benchLine).
 
@@ -71,6 +74,8 @@ type consumeFlags struct {
 	timeout  time.Duration
 	progress time.Duration
 	binary   bool
+	// untilCaughtUp stops the run once every queue was read to its end.
+	untilCaughtUp bool
 }
 
 func (f *consumeFlags) register(fs *flag.FlagSet) {
@@ -85,6 +90,8 @@ func (f *consumeFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", 3*time.Second, "timeout of the other requests")
 	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval (0: none)")
 	fs.BoolVar(&f.binary, "rocketmq-header", false, "send ROCKETMQ binary headers (as Java's benchmark tools do) instead of JSON")
+	fs.BoolVar(&f.untilCaughtUp, "until-caught-up", false,
+		"stop once every queue was read to its end (a pull's nextBeginOffset reached its maxOffset) and report how long that took")
 }
 
 func (f *consumeFlags) validate() error {
@@ -126,6 +133,10 @@ func runConsume(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		f.topic, f.group, len(c.queues), brokerAddrs(c.queues), f.suspend)
 	res := c.run(ctx, offsets, stdout)
 	fmt.Fprintln(stdout, res.human())
+	if res.CaughtUpSec > 0 {
+		fmt.Fprintf(stdout, "consume: caught up after %.1f s: %d messages, %.0f msg/s, %.1f MB/s\n",
+			res.CaughtUpSec, res.CaughtUpMessages, res.CaughtUpTPS, res.CaughtUpMBps)
+	}
 	printCodes(stdout, c.stats.codeResults())
 	c.stats.printSlow(stdout)
 	fmt.Fprintln(stdout, res.json())
@@ -143,6 +154,8 @@ type consumer struct {
 	clientID   string
 	subVersion int64
 	stats      *consumeStats
+	// caught follows the queues' ends (-until-caught-up), else nil.
+	caught *catchUp
 	// stop ends the run (-count reached).
 	stop context.CancelFunc
 }
@@ -212,6 +225,9 @@ func (c *consumer) startOffset(q messageQueue) (int64, error) {
 // run pulls every queue until ctx ends, then commits and unregisters.
 func (c *consumer) run(ctx context.Context, offsets []int64, out io.Writer) *benchLine {
 	start := time.Now()
+	if c.f.untilCaughtUp {
+		c.caught = newCatchUp(c.queues, start)
+	}
 	stopReport := c.stats.reportEvery(c.f.progress, start, out)
 	go c.heartbeatEvery(ctx, 20*time.Second, out)
 	var wg sync.WaitGroup
@@ -226,7 +242,11 @@ func (c *consumer) run(ctx context.Context, offsets []int64, out io.Writer) *ben
 	elapsed := time.Since(start)
 	stopReport()
 	c.shutdown(offsets, out)
-	return c.stats.result(c.f, len(c.queues), elapsed)
+	res := c.stats.result(c.f, len(c.queues), elapsed)
+	if c.caught != nil {
+		c.caught.fill(res)
+	}
+	return res
 }
 
 // heartbeatEvery repeats the heartbeat until ctx ends.
@@ -327,7 +347,24 @@ func (c *consumer) handlePull(q messageQueue, offset int64, resp *remoting.Comma
 			c.stats.failed(fmt.Errorf("pull body from %s: %w", q, err))
 		}
 	}
+	c.checkCaughtUp(q, next, resp)
 	return next, true
+}
+
+// checkCaughtUp ends a -until-caught-up run once this answer brought the
+// last queue to its end.
+func (c *consumer) checkCaughtUp(q messageQueue, next int64, resp *remoting.Command) {
+	if c.caught == nil {
+		return
+	}
+	end, err := resp.ExtInt64("maxOffset")
+	if err != nil {
+		return
+	}
+	received, bytes := c.stats.totals()
+	if c.caught.answered(q, next, end, received, bytes) {
+		c.stop()
+	}
 }
 
 // receive records the messages of a pull body.
@@ -337,6 +374,7 @@ func (c *consumer) receive(body []byte) error {
 	err := decodePullBody(body, func(r *store.Record) {
 		msgs = append(msgs, arrival{broker: r.StoreHost, queueID: r.QueueID, queueOffset: r.QueueOffset, bornMillis: r.BornTimestamp, storedMillis: r.StoreTimestamp})
 	})
+	c.stats.receivedBytes(len(body))
 	if total := c.stats.received(now, msgs); c.f.count > 0 && total >= uint64(c.f.count) {
 		c.stop()
 	}

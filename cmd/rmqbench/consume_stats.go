@@ -19,6 +19,7 @@ type consumeStats struct {
 	// arrival here: the end-to-end latency without the send.
 	delivery    histogram
 	codes       map[int32]uint64
+	bytes       int64 // pull body bytes received
 	errs        uint64
 	lastErr     error
 	pulls       uint64 // pulls answered or failed since the last progress line
@@ -87,6 +88,20 @@ func (s *consumeStats) received(now time.Time, msgs []arrival) uint64 {
 		s.last = now
 	}
 	return s.total.total
+}
+
+// receivedBytes counts the size of a pull body.
+func (s *consumeStats) receivedBytes(n int) {
+	s.mu.Lock()
+	s.bytes += int64(n)
+	s.mu.Unlock()
+}
+
+// totals is how many messages and pull body bytes arrived so far.
+func (s *consumeStats) totals() (uint64, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total.total, s.bytes
 }
 
 // answered counts a pull answer by its code.
@@ -177,7 +192,8 @@ func (s *consumeStats) result(f *consumeFlags, queues int, elapsed time.Duration
 		ElapsedSec: elapsed.Seconds(), ActiveSec: s.last.Sub(s.first).Seconds(), Messages: int64(h.total),
 		Failed: int64(s.errs + s.failedAnswersLocked()), AvgMs: msFloat(h.mean()), P50Ms: msFloat(h.percentile(0.50)),
 		P99Ms: msFloat(h.percentile(0.99)), P999Ms: msFloat(h.percentile(0.999)), MaxMs: msFloat(h.max),
-		DeliveryP50Ms: msFloat(s.delivery.percentile(0.50)), DeliveryP99Ms: msFloat(s.delivery.percentile(0.99))}
+		DeliveryP50Ms: msFloat(s.delivery.percentile(0.50)), DeliveryP99Ms: msFloat(s.delivery.percentile(0.99)),
+		ReceivedMB: round3(float64(s.bytes) / (1 << 20))}
 	span := b.ActiveSec
 	if span <= 0 {
 		span = b.ElapsedSec

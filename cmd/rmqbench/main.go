@@ -8,6 +8,7 @@
 //	rmqbench consume -n 127.0.0.1:9876 -t BenchmarkTest -g benchmark_consumer -d 35s
 //	rmqbench store   -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
 //	rmqbench catchup -master 127.0.0.1:10911 -slave 127.0.0.1:10921
+//	rmqbench dropcache -dir /tmp/run/broker-a/store
 //	rmqbench slowloris -addr 127.0.0.1:9876 -pid 1234 -c 2000 -d 30s
 //	rmqbench clients -addr 127.0.0.1:10911 -pid 1234 -c 5000 -period 1s -d 20s
 //	rmqbench register -n 127.0.0.1:9876 -topics store/config/topics.json -count 20
@@ -35,20 +36,22 @@ type subcommand struct {
 }
 
 var subcommands = map[string]subcommand{
-	"route":        {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
-	"produce":      {summary: "SEND_MESSAGE_V2 from concurrent senders, as Java's benchmark Producer", run: runProduce},
-	"consume":      {summary: "long-polling PULL_MESSAGE on every queue of a topic, as Java's benchmark Consumer", run: runConsume},
-	"java-result":  {summary: "Java benchmark Producer/Consumer output on stdin to a JSON result line", run: runJavaResult},
-	"proc":         {summary: "a process's RSS, peak RSS, CPU seconds and age from /proc as a JSON line", run: runProc},
-	"broker-table": {summary: "produce/consume/proc JSON lines on stdin to a markdown table with Go/Java ratios", run: runBrokerTable},
-	"store":        {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
-	"store-table":  {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
-	"catchup":      {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
-	"ha-table":     {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
-	"pullhold":     {summary: "many connections holding long-polling pulls, parked or never read; broker RSS", run: runPullhold},
-	"slowloris":    {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
-	"clients":      {summary: "thousands of client connections sending HEART_BEAT on a schedule; broker CPU and RssAnon", run: runClients},
-	"register":     {summary: "REGISTER_BROKER with a topics.json's table replayed to a name server, timed", run: runRegister},
+	"route":         {summary: "GET_ROUTEINFO_BY_TOPIC against a name server", run: runRoute},
+	"produce":       {summary: "SEND_MESSAGE_V2 from concurrent senders, as Java's benchmark Producer", run: runProduce},
+	"consume":       {summary: "long-polling PULL_MESSAGE on every queue of a topic, as Java's benchmark Consumer", run: runConsume},
+	"java-result":   {summary: "Java benchmark Producer/Consumer output on stdin to a JSON result line", run: runJavaResult},
+	"proc":          {summary: "a process's RSS, peak RSS, CPU seconds and age from /proc as a JSON line", run: runProc},
+	"broker-table":  {summary: "produce/consume/proc JSON lines on stdin to a markdown table with Go/Java ratios", run: runBrokerTable},
+	"store":         {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
+	"store-table":   {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
+	"catchup":       {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
+	"ha-table":      {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
+	"pullhold":      {summary: "many connections holding long-polling pulls, parked or never read; broker RSS", run: runPullhold},
+	"slowloris":     {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
+	"clients":       {summary: "thousands of client connections sending HEART_BEAT on a schedule; broker CPU and RssAnon", run: runClients},
+	"register":      {summary: "REGISTER_BROKER with a topics.json's table replayed to a name server, timed", run: runRegister},
+	"backlog-table": {summary: "compat/backlog-bench.sh's JSON lines on stdin to a markdown table with Go/Java ratios", run: runBacklogTable},
+	"dropcache":     {summary: "drop a store's files from the OS page cache (fadvise DONTNEED), cached MB before and after", run: runDropCache},
 }
 
 func main() {

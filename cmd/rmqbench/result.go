@@ -58,6 +58,17 @@ type benchLine struct {
 	// end latency less the send.
 	DeliveryP50Ms float64 `json:"deliveryP50Ms,omitempty"`
 	DeliveryP99Ms float64 `json:"deliveryP99Ms,omitempty"`
+	// ReceivedMB (consume) is the size of the pull bodies received: the
+	// stored records, headers and properties included.
+	ReceivedMB float64 `json:"receivedMB,omitempty"`
+	// CaughtUpSec (consume -until-caught-up) is the time from the first
+	// pull to the moment every queue had been read to its end;
+	// CaughtUpMessages arrived by then, at CaughtUpTPS messages and
+	// CaughtUpMBps megabytes (of pull bodies) a second.
+	CaughtUpSec      float64 `json:"caughtUpSec,omitempty"`
+	CaughtUpMessages int64   `json:"caughtUpMessages,omitempty"`
+	CaughtUpTPS      float64 `json:"caughtUpTps,omitempty"`
+	CaughtUpMBps     float64 `json:"caughtUpMBps,omitempty"`
 	// Windows is how many periodic report lines of a Java tool were read.
 	Windows int `json:"windows,omitempty"`
 
