@@ -42,6 +42,9 @@
 #                          fastjson (FUZZTIME each, default 5m)
 #   make bench             the broker benchmark: Java's benchmark tools and rmqbench against the
 #                          Java broker and ours, in one run, a markdown table with ratios
+#   make bench-curves      cost curves (compat/curves-bench.sh): queues per topic 1 -> 1024 and
+#                          SYNC_FLUSH senders 1 -> 256, Java 4.9.7 and ours per point, one table
+#                          per curve with ratios (CURVES="queues syncflush" picks them)
 #   make gobench           Go benchmarks with allocations
 #   make slowloris         our name server and broker on loopback, each under SLOWLORIS_CONNS (2000)
 #                          connections trickling a frame while a normal client calls; server RSS
@@ -51,7 +54,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-recovery gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-curves bench-recovery gobench slowloris clean
 
 all: build
 
@@ -287,6 +290,13 @@ fuzz:
 # the header of compat/broker-bench.sh for its settings.
 bench: build
 	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv sh compat/broker-bench.sh
+
+# Cost curves (issue 16 item 3): one compat/broker-bench.sh run per point,
+# a markdown table per curve (compat/curves-bench.sh; about 3 minutes a point).
+CURVES ?= queues syncflush
+bench-curves: build
+	CURVES="$(CURVES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
+		sh compat/curves-bench.sh
 
 # Crash recovery time (issue 16 item 4): a store grown by our broker under
 # load to each of RECOVERY_SIZES GiB, SIGKILLed, and ours and the Java 4.9.7

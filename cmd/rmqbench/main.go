@@ -39,6 +39,7 @@ var subcommands = map[string]subcommand{
 	"java-result":  {summary: "Java benchmark Producer/Consumer output on stdin to a JSON result line", run: runJavaResult},
 	"proc":         {summary: "a process's RSS, peak RSS, CPU seconds and age from /proc as a JSON line", run: runProc},
 	"broker-table": {summary: "produce/consume/proc JSON lines on stdin to a markdown table with Go/Java ratios", run: runBrokerTable},
+	"curve-table":  {summary: "compat/curves-bench.sh's tagged JSON lines on stdin to a markdown table per curve", run: runCurveTable},
 	"store":        {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
 	"store-table":  {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
 	"catchup":      {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
