@@ -10,7 +10,8 @@
 #              what was sent was consumed), broker CPU µs/msg, peak anon MB
 #   syncflush  flushDiskType=SYNC_FLUSH on the broker (group commit),
 #              SENDER_POINTS synchronous senders on SYNC_QUEUES queues, load
-#              tools SYNC_TOOLS: send TPS, send p99, broker CPU µs/msg
+#              tools SYNC_TOOLS: send TPS, send p99, failed sends (SYSTEM_BUSY),
+#              broker CPU µs/msg
 #
 #   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh compat/curves-bench.sh
 #   CURVES=syncflush SENDER_POINTS="1 64" PHASE_SECS=15 RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh compat/curves-bench.sh
@@ -96,7 +97,7 @@ table() {
       metrics="send TPS,consume TPS,consumed ÷ sent,CPU µs/msg,peak anon MB" ;;
     syncflush)
       what="synchronous senders; flushDiskType=SYNC_FLUSH, $SYNC_QUEUES queues"
-      metrics="send TPS,send p99 ms,CPU µs/msg" ;;
+      metrics="send TPS,send p99 ms,send failed,CPU µs/msg" ;;
   esac
   {
     echo "Points: $what; ${BODY}-byte bodies, ${PHASE_SECS}s of sends per point after ${WARMUP_SECS}s of warm-up;"

@@ -9,7 +9,8 @@ package main
 // A row per point (in numeric order) and load tool; for each metric three
 // columns: the Java broker's figure, ours and ours ÷ Java's. A metric is a
 // broker-table column head (tableColumns) or "consumed ÷ sent" (messages
-// the consumer received over those the producer had acknowledged). The
+// the consumer received over those the producer had acknowledged) or "send
+// failed" (sends answered with an error, such as SYSTEM_BUSY). The
 // last column is the 1-minute load average when the point's run ended.
 
 import (
@@ -24,8 +25,11 @@ import (
 	"strings"
 )
 
-// metricConsumedShare is the curve-table metric that is no broker-table column.
-const metricConsumedShare = "consumed ÷ sent"
+// The curve-table metrics that are no broker-table column.
+const (
+	metricConsumedShare = "consumed ÷ sent"
+	metricSendFailed    = "send failed" // sends answered with an error (e.g. SYSTEM_BUSY)
+)
 
 func runCurveTable(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("curve-table", flag.ContinueOnError)
@@ -37,7 +41,7 @@ func runCurveTable(_ context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	names := strings.Split(*metrics, ",")
 	for _, m := range names {
-		if metricIndex(m) < 0 && m != metricConsumedShare {
+		if metricIndex(m) < 0 && m != metricConsumedShare && m != metricSendFailed {
 			fmt.Fprintf(stderr, "rmqbench curve-table: unknown metric %q\n", m)
 			return 2
 		}
@@ -123,6 +127,12 @@ func metricValue(run *brokerRun, tool, metric string) float64 {
 	if run == nil || run.skip != nil {
 		return math.NaN()
 	}
+	if metric == metricSendFailed {
+		if ph := run.phases[tool]; ph != nil && ph.produce != nil {
+			return float64(ph.produce.Failed)
+		}
+		return math.NaN()
+	}
 	if metric == metricConsumedShare {
 		ph := run.phases[tool]
 		if ph == nil || ph.produce == nil || ph.consume == nil || ph.produce.Messages == 0 {
@@ -140,6 +150,9 @@ func formatMetric(metric string, v float64) string {
 	}
 	if i := metricIndex(metric); i >= 0 {
 		return fmt.Sprintf(tableColumns[i].format, v)
+	}
+	if metric == metricSendFailed {
+		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.2f", v)
 }

@@ -22,7 +22,7 @@ const curveLines = `{"curve":"queues","point":"16","loadavg":"2.50","kind":"proc
 {"curve":"queues","point":"16","loadavg":"2.50","kind":"consume","broker":"go","tool":"rmqbench","messages":40000,"failed":0,"tps":2000,"avgMs":1,"maxMs":5}
 {"curve":"queues","point":"1","loadavg":"1.00","kind":"produce","broker":"java","tool":"rmqbench","messages":100,"failed":0,"tps":10,"avgMs":1,"maxMs":5}
 {"curve":"queues","point":"1","loadavg":"1.00","kind":"skip","broker":"go","reason":"no Go broker"}
-{"curve":"syncflush","point":"4","loadavg":"3.00","kind":"produce","broker":"go","tool":"rmqbench","messages":1,"failed":0,"tps":99999,"avgMs":1,"maxMs":5}
+{"curve":"syncflush","point":"4","loadavg":"3.00","kind":"produce","broker":"go","tool":"rmqbench","messages":1,"failed":7,"tps":99999,"avgMs":1,"maxMs":5}
 `
 
 func TestCurveTable(t *testing.T) {
@@ -37,6 +37,14 @@ func TestCurveTable(t *testing.T) {
 	// java: 2 CPU s over 20000 messages = 100 µs; go: 1 s over 40000 = 25 µs.
 	assert.Equal(t, "| 16 | rmqbench | 1000 | 2000 | ×2.00 | 0.95 | 1.00 | ×1.05 | 100 | 25 | ×0.25 | 2.50 |", rows[3])
 	assert.NotContains(t, out.String(), "99999", "another curve's lines are left out")
+}
+
+func TestCurveTableSendFailed(t *testing.T) {
+	lines, err := readResultLines(strings.NewReader(curveLines))
+	require.NoError(t, err)
+	var out bytes.Buffer
+	writeCurveTable(&out, lines, "syncflush", []string{metricSendFailed})
+	assert.Contains(t, out.String(), "| 4 | rmqbench | – | 7 | – | 3.00 |")
 }
 
 func TestCurveTableRejectsUnknownMetric(t *testing.T) {
