@@ -1,7 +1,8 @@
 #!/bin/sh
 # Cost curves, Java broker beside ours (POSIX sh): runs compat/broker-bench.sh
-# once per point of each curve (each run starts the Java 4.9.7 servers,
-# then ours, on this machine, so every ratio comes from one run) and prints
+# once per point of each curve (each run starts the Java servers, 4.9.7 or
+# LINE=5's 5.3.3, then ours, on this machine, so every ratio comes from one
+# run) and prints
 # one markdown table per curve (rmqbench curve-table), also saved in
 # $OUT_DIR/<curve>.md.
 #
@@ -99,9 +100,10 @@ table() {
       what="synchronous senders; flushDiskType=SYNC_FLUSH, $SYNC_QUEUES queues"
       metrics="send TPS,send p99 ms,send failed,CPU µs/msg" ;;
   esac
+  case ${LINE:-4} in 4) jver=4.9.7 ;; *) jver=5.3.3 ;; esac
   {
     echo "Points: $what; ${BODY}-byte bodies, ${PHASE_SECS}s of sends per point after ${WARMUP_SECS}s of warm-up;"
-    echo "Java 4.9.7 servers then ours in the same run per point (compat/broker-bench.sh)."
+    echo "Java $jver servers then ours in the same run per point (compat/broker-bench.sh)."
     echo
     "$BENCH" curve-table -curve "$1" -metrics "$metrics" <"$CURVES_OUT/curves.jsonl"
   } | tee "$CURVES_OUT/$1.md"
