@@ -2,9 +2,8 @@
 # Cost curves, Java broker beside ours (POSIX sh): runs compat/broker-bench.sh
 # once per point of each curve (each run starts the Java servers, 4.9.7 or
 # LINE=5's 5.3.3, then ours, on this machine, so every ratio comes from one
-# run) and prints
-# one markdown table per curve (rmqbench curve-table), also saved in
-# $OUT_DIR/<curve>.md.
+# run) and prints one markdown table per curve (rmqbench curve-table), also
+# saved in $OUT_DIR/<curve>.md.
 #
 #   queues     queues per topic: QUEUE_POINTS queues, QUEUE_THREADS senders,
 #              load tools QUEUE_TOOLS: send TPS, consume TPS (and how much of
