@@ -48,6 +48,9 @@
 #                          the Java 4.9.7 servers and ours in one run (compat/scale-bench.sh)
 #   make bench-backlog     a new group catching up on a cold backlog (BACKLOG_SIZES MiB) while a
 #                          producer sends: the Java broker and ours in one run, a table with ratios
+#   make bench-curves      cost curves (compat/curves-bench.sh): queues per topic 1 -> 1024 and
+#                          SYNC_FLUSH senders 1 -> 256, Java 4.9.7 and ours per point, one table
+#                          per curve with ratios (CURVES="queues syncflush" picks them)
 #   make gobench           Go benchmarks with allocations
 #   make slowloris         our name server and broker on loopback, each under SLOWLORIS_CONNS (2000)
 #                          connections trickling a frame while a normal client calls; server RSS
@@ -57,7 +60,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-smoke bench-broker bench-recovery bench-scale bench-backlog gobench slowloris clean
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 fixtures fuzz bench bench-smoke bench-broker bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
@@ -309,6 +312,13 @@ bench-smoke: build
 
 bench-broker: build
 	$(BENCH_BINS) sh compat/broker-bench.sh
+
+# Cost curves (issue 16 item 3): one compat/broker-bench.sh run per point,
+# a markdown table per curve (compat/curves-bench.sh; about 3 minutes a point).
+CURVES ?= queues syncflush
+bench-curves: build
+	CURVES="$(CURVES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
+		sh compat/curves-bench.sh
 
 # Crash recovery time (issue 16 item 4): a store grown by our broker under
 # load to each of RECOVERY_SIZES GiB, SIGKILLed, and ours and the Java 4.9.7

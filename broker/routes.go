@@ -213,8 +213,14 @@ func newPools(r *remoting.Router, set *settings) pools {
 }
 
 // waitingSendWorkers is the least number of send workers of a broker whose
-// puts wait for the disk (SYNC_FLUSH) or a slave (SYNC_MASTER).
-const waitingSendWorkers = 64
+// puts wait for the disk (SYNC_FLUSH) or a slave (SYNC_MASTER). It bounds
+// a group commit's size: with 64, 256 synchronous senders on SYNC_FLUSH
+// queued four fsyncs deep and about one send in ten was answered
+// SYSTEM_BUSY (waitTimeMillsInSendQueue), where Java, whose puts wait on
+// futures, answered under one in three hundred (compat/curves-bench.sh,
+// docs/cost-curves.md). A parked worker is a goroutine: 256 cost about
+// a megabyte.
+const waitingSendWorkers = 256
 
 // sendWorkers is sendMessageThreadPoolNums, raised to waitingSendWorkers
 // when a put waits for a flush or a slave's ack. Java's send processor

@@ -106,6 +106,7 @@ smoke_env() {
   case $1 in
     scale) echo "TOPIC_POINTS=10 CLIENT_POINTS=10 REGISTER_COUNT=3 PHASE_SECS=4 WARMUP_SECS=1" ;;
     backlog) echo "BACKLOGS_MB=64 FILLER_MB=32 PHASE_SECS=4" ;;
+    curves) echo "QUEUE_POINTS=16 QUEUE_TOOLS=rmqbench SENDER_POINTS=16 PHASE_SECS=4" ;;
   esac
 }
 

@@ -166,7 +166,8 @@ func (cq *consumeQueue) flush(least int, since int64, maxAge time.Duration) (int
 	return cq.dirtySince.Load(), nil
 }
 
-// appendUnit writes one unit at logical offset at, the queue's end.
+// appendUnit writes one unit at logical offset at, the queue's end; a
+// unit that starts a page is written through the file (see writeThrough).
 func (cq *consumeQueue) appendUnit(at int64, u cqUnit) error {
 	f, created, err := cq.files.lastWritable(at)
 	if err != nil {
@@ -179,7 +180,15 @@ func (cq *consumeQueue) appendUnit(at int64, u cqUnit) error {
 			putUnit(f.data[p:], cqUnit{size: blankUnitSize})
 		}
 	}
-	putUnit(f.data[pos:], u)
+	if firstTouch(pos, cqUnitSize) {
+		var b [cqUnitSize]byte
+		putUnit(b[:], u)
+		if err := f.writeThrough(b[:], pos); err != nil {
+			return err
+		}
+	} else {
+		putUnit(f.data[pos:], u)
+	}
 	f.wrote.Store(pos + cqUnitSize)
 	return nil
 }

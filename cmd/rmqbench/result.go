@@ -32,6 +32,12 @@ type benchLine struct {
 	// At tells when a proc line was taken: boot, before, after.
 	At     string `json:"at,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Curve, Point and LoadAvg are compat/curves-bench.sh's tags: the
+	// curve and the point on it of the run the line came from, and the
+	// 1-minute load average when that run ended.
+	Curve   string `json:"curve,omitempty"`
+	Point   string `json:"point,omitempty"`
+	LoadAvg string `json:"loadavg,omitempty"`
 
 	Topic     string `json:"topic,omitempty"`
 	Group     string `json:"group,omitempty"`
