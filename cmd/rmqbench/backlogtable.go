@@ -12,9 +12,7 @@ package main
 // brokers ran (its load ratio says how alike the conditions were).
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -44,7 +42,7 @@ type backlogLine struct {
 }
 
 // backlogColumns are the table's figures, in order, with their format.
-var backlogColumns = []struct{ head, format string }{
+var backlogColumns = []column{
 	{"fill msg/s", "%.0f"},
 	{"commitlog cached at start MB", "%.0f"},
 	{"catch-up s", "%.1f"},
@@ -78,17 +76,7 @@ func runBacklogTable(_ context.Context, _ []string, stdout, stderr io.Writer) in
 func readBacklogLines(r io.Reader) (map[string]*backlogPoint, []string, error) {
 	points := map[string]*backlogPoint{}
 	var sizes []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		text := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(text, "{") {
-			continue
-		}
-		var l backlogLine
-		if err := json.Unmarshal([]byte(text), &l); err != nil {
-			return nil, nil, fmt.Errorf("%q: %w", text, err)
-		}
+	err := decodeJSONLines(r, func(l backlogLine) {
 		key := l.BacklogMB + "/" + l.Broker
 		p := points[key]
 		if p == nil {
@@ -100,11 +88,11 @@ func readBacklogLines(r io.Reader) (map[string]*backlogPoint, []string, error) {
 		}
 		if l.Kind == kindSkip {
 			p.skip = l.Reason
-			continue
+			return
 		}
 		p.lines[l.Kind+"/"+l.Phase+l.At] = l
-	}
-	return points, sizes, sc.Err()
+	})
+	return points, sizes, err
 }
 
 func contains(list []string, s string) bool {
@@ -179,16 +167,5 @@ func writeBacklogTable(w io.Writer, points map[string]*backlogPoint, sizes []str
 // writeBacklogRow prints one row; prefix goes before each number (× for
 // ratios).
 func writeBacklogRow(w io.Writer, size, broker string, v []float64, prefix string) {
-	cells := []string{size, broker}
-	for i, c := range backlogColumns {
-		switch {
-		case math.IsNaN(v[i]) || math.IsInf(v[i], 0):
-			cells = append(cells, "–")
-		case prefix != "":
-			cells = append(cells, fmt.Sprintf("%s%.2f", prefix, v[i]))
-		default:
-			cells = append(cells, fmt.Sprintf(c.format, v[i]))
-		}
-	}
-	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	writeFigures(w, []string{size, broker}, backlogColumns, v, prefix)
 }

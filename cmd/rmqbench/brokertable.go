@@ -29,10 +29,7 @@ import (
 )
 
 // tableColumns are the table's figures after the broker and tool columns.
-var tableColumns = []struct {
-	head   string
-	format string
-}{
+var tableColumns = []column{
 	{"send TPS", "%.0f"}, {"send avg ms", "%.2f"}, {"send p99 ms", "%.2f"}, {"send max ms", "%.1f"},
 	{"consume TPS", "%.0f"}, {"e2e avg ms", "%.2f"}, {"e2e p99 ms", "%.2f"}, {"e2e max ms", "%.1f"},
 	{"broker RSS MB", "%.0f"}, {"peak RSS MB", "%.0f"}, {"peak anon MB", "%.0f"},
@@ -65,19 +62,28 @@ func runBrokerTable(_ context.Context, _ []string, stdout, stderr io.Writer) int
 // (progress, summaries) are skipped.
 func readResultLines(r io.Reader) ([]benchLine, error) {
 	var lines []benchLine
+	err := decodeJSONLines(r, func(b benchLine) { lines = append(lines, b) })
+	return lines, err
+}
+
+// decodeJSONLines decodes each line of r that starts with '{' (after
+// blanks) as a T and hands it to fn; other lines (progress, summaries) are
+// skipped. Lines may be up to 1 MiB long.
+func decodeJSONLines[T any](r io.Reader, fn func(T)) error {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		text := strings.TrimSpace(sc.Text())
 		if !strings.HasPrefix(text, "{") {
 			continue
 		}
-		var b benchLine
-		if err := json.Unmarshal([]byte(text), &b); err != nil {
-			return nil, fmt.Errorf("%q: %w", text, err)
+		var v T
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			return fmt.Errorf("%q: %w", text, err)
 		}
-		lines = append(lines, b)
+		fn(v)
 	}
-	return lines, sc.Err()
+	return sc.Err()
 }
 
 // groupRuns files each line under its broker and tool.
@@ -232,10 +238,21 @@ func writeBrokerTable(w io.Writer, lines []benchLine) {
 	}
 }
 
-// writeRow prints one row; prefix goes before each number (× for ratios).
+// column is a table's figure: its heading and the format of its value.
+type column struct{ head, format string }
+
+// writeRow prints one row of the broker table; prefix goes before each
+// number (× for ratios).
 func writeRow(w io.Writer, broker, tool string, v []float64, prefix string) {
-	cells := []string{broker, tool}
-	for i, c := range tableColumns {
+	writeFigures(w, []string{broker, tool}, tableColumns, v, prefix)
+}
+
+// writeFigures prints a markdown row: the lead cells, then v in cols'
+// formats, or with prefix and two decimals when prefix is set (ratios);
+// NaN and infinities print "–".
+func writeFigures(w io.Writer, lead []string, cols []column, v []float64, prefix string) {
+	cells := lead
+	for i, c := range cols {
 		switch {
 		case math.IsNaN(v[i]) || math.IsInf(v[i], 0):
 			cells = append(cells, "–")

@@ -6,14 +6,11 @@ package main
 // each Java line's on the same load.
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"sort"
-	"strings"
 )
 
 type storeLoad struct {
@@ -33,19 +30,8 @@ func runStoreTable(_ context.Context, _ []string, stdout, stderr io.Writer) int 
 
 func readBenchLines(r io.Reader) ([]storeBenchResult, error) {
 	var rows []storeBenchResult
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "{") {
-			continue
-		}
-		var res storeBenchResult
-		if err := json.Unmarshal([]byte(line), &res); err != nil {
-			return nil, fmt.Errorf("%q: %w", line, err)
-		}
-		rows = append(rows, res)
-	}
-	return rows, sc.Err()
+	err := decodeJSONLines(r, func(res storeBenchResult) { rows = append(rows, res) })
+	return rows, err
 }
 
 func writeStoreTable(w io.Writer, rows []storeBenchResult) {

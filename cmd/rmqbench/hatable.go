@@ -14,9 +14,7 @@ package main
 //     rate (MB/s, rmqbench catchup).
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -59,16 +57,7 @@ func runHATable(_ context.Context, _ []string, stdout, stderr io.Writer) int {
 func readHALines(r io.Reader) (map[string]*haPair, []string, error) {
 	pairs := map[string]*haPair{}
 	var order []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		text := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(text, "{") {
-			continue
-		}
-		var l haLine
-		if err := json.Unmarshal([]byte(text), &l); err != nil {
-			return nil, nil, fmt.Errorf("%q: %w", text, err)
-		}
+	err := decodeJSONLines(r, func(l haLine) {
 		p := pairs[l.Pair]
 		if p == nil {
 			p = &haPair{phases: map[string]haLine{}}
@@ -83,8 +72,8 @@ func readHALines(r io.Reader) (map[string]*haPair, []string, error) {
 		default:
 			p.phases[l.Phase] = l
 		}
-	}
-	return pairs, order, sc.Err()
+	})
+	return pairs, order, err
 }
 
 // phaseFigures are TPS, avg, p99 and failed of one phase (NaN when absent).
