@@ -72,6 +72,8 @@
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=compat/bench-lib.sh
+. "$COMPAT_DIR/bench-lib.sh"
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
 BACKLOGS_MB=${BACKLOGS_MB:-1024 4096}
 BODY=${BODY:-1024}
@@ -100,14 +102,6 @@ SERVERS_UP=0
 
 log() { echo "backlog-bench: $*" >&2; }
 die() { log "$*"; exit 1; }
-
-# label KEY=VALUE...: prints the JSON lines of stdin with these string
-# keys added first.
-label() {
-  prefix=""
-  for kv in "$@"; do prefix="$prefix\"${kv%%=*}\":\"${kv#*=}\","; done
-  sed -n "s/^{/{$prefix/p"
-}
 
 cleanup() {
   for pid in $BG_PIDS; do kill -TERM "$pid" 2>/dev/null; done

@@ -66,6 +66,8 @@
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=compat/bench-lib.sh
+. "$COMPAT_DIR/bench-lib.sh"
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
 PHASE_SECS=${PHASE_SECS:-30}
 GRACE_SECS=${GRACE_SECS:-5}
@@ -95,14 +97,6 @@ SERVERS_UP=0
 
 log() { echo "broker-bench: $*" >&2; }
 die() { log "$*"; exit 1; }
-
-# label KEY=VALUE...: prints the JSON lines of stdin with these string
-# keys added first.
-label() {
-  prefix=""
-  for kv in "$@"; do prefix="$prefix\"${kv%%=*}\":\"${kv#*=}\","; done
-  sed -n "s/^{/{$prefix/p"
-}
 
 cleanup() {
   if [ -n "$CONSUMER_PID" ]; then kill -TERM "$CONSUMER_PID" 2>/dev/null; fi

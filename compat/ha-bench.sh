@@ -32,6 +32,8 @@
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=compat/bench-lib.sh
+. "$COMPAT_DIR/bench-lib.sh"
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
 PHASE_SECS=${PHASE_SECS:-20}
 WARMUP_SECS=${WARMUP_SECS:-10}
@@ -50,13 +52,6 @@ export RUN_DIR
 log() { echo "ha-bench: $*" >&2; }
 die() { log "$*"; exit 1; }
 servers() { sh "$COMPAT_DIR/ref-servers.sh" "$@" 2>>"$OUT_DIR/servers.log"; }
-
-# label KEY=VALUE...: the JSON lines of stdin with these string keys first.
-label() {
-  prefix=""
-  for kv in "$@"; do prefix="$prefix\"${kv%%=*}\":\"${kv#*=}\","; done
-  sed -n "s/^{/{$prefix/p"
-}
 
 cleanup() {
   if [ "$SERVERS_UP" = 1 ]; then servers stop; fi
