@@ -182,7 +182,7 @@ func (g *aclGuard) check(req *remoting.Request) error {
 	if req.Cmd.ExtFields == nil {
 		return g.table.Load().Check(r)
 	}
-	r.Ext, r.Body = req.Cmd.ExtFields, req.Cmd.Body
+	r.Ext, r.Body = req.Cmd.ExtFields.Map(), req.Cmd.Body
 	var err error
 	if r.Resources, err = aclResources(req.Cmd); err != nil {
 		return &acl.Denied{Msg: err.Error()}

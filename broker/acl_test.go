@@ -33,7 +33,7 @@ accounts:
 // signedBy signs a request as AclClientRPCHook does.
 func signedBy(ak, sk string, cmd *remoting.Command) *remoting.Command {
 	cmd.SetExt(acl.FieldAccessKey, ak)
-	cmd.SetExt(acl.FieldSignature, acl.Sign(acl.Content(cmd.ExtFields, cmd.Body), sk))
+	cmd.SetExt(acl.FieldSignature, acl.Sign(acl.Content(cmd.ExtFields.Map(), cmd.Body), sk))
 	return cmd
 }
 
@@ -71,8 +71,8 @@ func TestACLLetsInOnlyWhatTheAccountMay(t *testing.T) {
 		"readQueueNums": "4", "writeQueueNums": "4", "perm": "6", "topicFilterType": "SINGLE_TAG", "topicSysFlag": "0", "order": "false"})
 	refused := invoke(t, cl, b.Addr(), signedBy("RocketMQ", "12345678", create))
 	assert.Contains(t, refused.Remark, "Need admin permission for request code=17, but accessKey=RocketMQ is not")
-	create.ExtFields = map[string]string{"topic": "NewTopic", "defaultTopic": "TBW102", "readQueueNums": "4", "writeQueueNums": "4",
-		"perm": "6", "topicFilterType": "SINGLE_TAG", "topicSysFlag": "0", "order": "false"}
+	create.ExtFields = remoting.FieldsOf(map[string]string{"topic": "NewTopic", "defaultTopic": "TBW102", "readQueueNums": "4", "writeQueueNums": "4",
+		"perm": "6", "topicFilterType": "SINGLE_TAG", "topicSysFlag": "0", "order": "false"})
 	allowed := invoke(t, cl, b.Addr(), signedBy("rocketmq2", "87654321", create))
 	assert.Equal(t, int32(remoting.Success), allowed.Code, allowed.Remark)
 }

@@ -239,7 +239,7 @@ func refusalRemark(err error) string {
 func (g *authGuard) check(cmd *remoting.Command, channel uint64, sourceIP string) error {
 	code := itoa(cmd.Code)
 	if g.cfg.authn {
-		user, hasUser := cmd.ExtFields["AccessKey"]
+		user, hasUser := cmd.Ext("AccessKey")
 		err := g.authnAnswers.evaluate(authnKey(channel, user, hasUser), func() error { return g.authenticate(cmd, code) })
 		if err != nil {
 			return err
@@ -275,7 +275,7 @@ func (g *authGuard) authenticate(cmd *remoting.Command, code string) error {
 	if !g.cfg.authnMeta {
 		return &auth.Denied{Msg: "The authenticationMetadataProvider is not configured"}
 	}
-	return g.store.Authenticate(auth.SignedContent(cmd.ExtFields, cmd.Body, cmd.Version))
+	return g.store.Authenticate(auth.SignedContent(cmd.ExtFields.Map(), cmd.Body, cmd.Version))
 }
 
 // authorize is one context through the chain of handlers.

@@ -155,7 +155,7 @@ func authContexts(cmd *remoting.Command, sourceIP, cluster string) ([]auth.Conte
 	if len(cmd.ExtFields) == 0 {
 		return nil, nil
 	}
-	user, hasUser := cmd.ExtFields["AccessKey"]
+	user, hasUser := cmd.Ext("AccessKey")
 	b := &contextBuilder{base: auth.Context{Username: user, HasUser: hasUser, SourceIP: sourceIP}}
 	if !b.fromSwitch(cmd) {
 		b.fromAnnotation(cmd, cluster)
@@ -278,7 +278,7 @@ func (b *contextBuilder) fromAnnotation(cmd *remoting.Command, cluster string) {
 		return
 	}
 	for _, f := range a.fields {
-		v, ok := cmd.ExtFields[f.name]
+		v, ok := cmd.Ext(f.name)
 		if !ok {
 			continue
 		}

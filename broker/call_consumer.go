@@ -22,7 +22,6 @@ package broker
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"time"
 
 	"go.uber.org/zap"
@@ -75,7 +74,8 @@ func (c *consumerCalls) callConsumer(req *remoting.Request, code remoting.Reques
 	if ch == nil {
 		return c.reply(req.Cmd, remoting.SystemError, fmt.Sprintf("The Consumer <%s> <%s> not online", group, clientID))
 	}
-	fwd := remoting.NewRequest(code, maps.Clone(req.Cmd.ExtFields))
+	fwd := remoting.NewRequest(code, nil)
+	fwd.ExtFields = req.Cmd.ExtFields.Clone()
 	fwd.Body = body
 	answer, err := ch.InvokeTimeout(fwd, callConsumerTimeout)
 	switch {

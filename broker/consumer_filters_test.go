@@ -71,7 +71,7 @@ func TestSQL92SubscriptionFiltersByProperties(t *testing.T) {
 	assert.Equal(t, "5", resp.ExtString("nextBeginOffset"))
 
 	stale := pullRequest("GS", "TS", 0, 0, "", 0, 0)
-	stale.ExtFields["subVersion"] = "200"
+	stale.SetExt("subVersion", "200")
 	assert.Equal(t, int32(remoting.SubscriptionNotLatest), invoke(t, cl, b.Addr(), stale).Code)
 
 	require.NoError(t, b.Close())

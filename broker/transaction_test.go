@@ -20,7 +20,7 @@ func halfRequest(topic, uniq string, body []byte) *remoting.Command {
 	req := withBody(sendRequest(topic, 0, nil, map[string]string{
 		"TAGS": "TagT", "UNIQ_KEY": uniq, "TRAN_MSG": "true", "PGROUP": "PG", "WAIT": "true",
 	}), body)
-	req.ExtFields["f"] = "4" // TRANSACTION_PREPARED_TYPE
+	req.SetExt("f", "4") // TRANSACTION_PREPARED_TYPE
 	return req
 }
 

@@ -37,7 +37,7 @@ func FuzzRegisterBroker(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, compressed bool, version int32, withCRC bool) {
 		req := registerRequest(brokerA, body, compressed, version)
 		if !withCRC {
-			delete(req.ExtFields, "bodyCrc32")
+			req.ExtFields.Delete("bodyCrc32")
 		}
 		resp := ns.registerBroker(&remoting.Request{Cmd: req, Arrived: time.Now()})
 		if resp == nil {

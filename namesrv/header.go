@@ -21,7 +21,7 @@ func readHeader(cmd *remoting.Command) *header { return &header{cmd: cmd} }
 
 // str returns a required string field.
 func (h *header) str(key string) string {
-	v, ok := h.cmd.ExtFields[key]
+	v, ok := h.cmd.Ext(key)
 	if !ok && h.problem == "" {
 		h.problem = fmt.Sprintf("the custom field <%s> is null", key)
 	}
@@ -30,7 +30,7 @@ func (h *header) str(key string) string {
 
 // long returns a required Long field.
 func (h *header) long(key string) int64 {
-	v, ok := h.cmd.ExtFields[key]
+	v, ok := h.cmd.Ext(key)
 	if !ok {
 		if h.problem == "" {
 			h.problem = fmt.Sprintf("the custom field <%s> is null", key)
@@ -46,7 +46,7 @@ func (h *header) long(key string) int64 {
 
 // optLong returns an optional Long field; ok is false when absent or bad.
 func (h *header) optLong(key string) (int64, bool) {
-	v, present := h.cmd.ExtFields[key]
+	v, present := h.cmd.Ext(key)
 	if !present {
 		return 0, false
 	}
@@ -57,7 +57,7 @@ func (h *header) optLong(key string) (int64, bool) {
 // optBool returns an optional Boolean field (Boolean.parseBoolean); nil
 // when absent.
 func (h *header) optBool(key string) *bool {
-	if _, present := h.cmd.ExtFields[key]; !present {
+	if _, present := h.cmd.Ext(key); !present {
 		return nil
 	}
 	b := h.cmd.ExtBool(key)

@@ -177,7 +177,7 @@ func TestRegisterRejectsBadBodies(t *testing.T) {
 	assert.Equal(t, int32(remoting.SystemError), resp.Code)
 
 	req = registerRequest(brokerA, body498(1), false, protocol.VersionV4_9_8)
-	delete(req.ExtFields, "brokerId")
+	req.ExtFields.Delete("brokerId")
 	resp = call(t, c, ns.Addr(), req)
 	assert.Equal(t, int32(remoting.SystemError), resp.Code)
 	assert.Equal(t, "the custom field <brokerId> is null", resp.Remark)

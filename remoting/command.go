@@ -41,7 +41,7 @@ type Command struct {
 	// which only the JSON header can carry.
 	Remark        string
 	HasRemark     bool
-	ExtFields     map[string]string
+	ExtFields     ExtFields
 	Body          []byte
 	SerializeType SerializeType
 }
@@ -55,7 +55,7 @@ func NewRequest(code RequestCode, ext map[string]string) *Command {
 		Language:      LanguageJava,
 		LanguageKnown: true,
 		Version:       DefaultVersion,
-		ExtFields:     ext,
+		ExtFields:     FieldsOf(ext),
 	}
 }
 
@@ -87,26 +87,26 @@ func (c *Command) SetRemark(remark string) {
 	c.HasRemark = true
 }
 
-// SetExt sets one header field, creating the map when needed.
+// SetExt sets one header field.
 func (c *Command) SetExt(key, value string) {
 	if c.ExtFields == nil {
-		c.ExtFields = make(map[string]string, 8)
+		c.ExtFields = make(ExtFields, 0, 8)
 	}
-	c.ExtFields[key] = value
+	c.ExtFields.Set(key, value)
 }
 
 // Ext returns a header field and whether it is present.
-func (c *Command) Ext(key string) (string, bool) {
-	v, ok := c.ExtFields[key]
-	return v, ok
-}
+func (c *Command) Ext(key string) (string, bool) { return c.ExtFields.Get(key) }
 
 // ExtString returns a header field, or "" when it is absent.
-func (c *Command) ExtString(key string) string { return c.ExtFields[key] }
+func (c *Command) ExtString(key string) string {
+	v, _ := c.ExtFields.Get(key)
+	return v
+}
 
 // ExtInt32 parses a required int header field as Java's Integer.parseInt.
 func (c *Command) ExtInt32(key string) (int32, error) {
-	v, ok := c.ExtFields[key]
+	v, ok := c.ExtFields.Get(key)
 	if !ok {
 		return 0, fmt.Errorf("%w: %s", ErrMissingField, key)
 	}
@@ -119,7 +119,7 @@ func (c *Command) ExtInt32(key string) (int32, error) {
 
 // ExtInt64 parses a required long header field as Java's Long.parseLong.
 func (c *Command) ExtInt64(key string) (int64, error) {
-	v, ok := c.ExtFields[key]
+	v, ok := c.ExtFields.Get(key)
 	if !ok {
 		return 0, fmt.Errorf("%w: %s", ErrMissingField, key)
 	}
@@ -132,7 +132,7 @@ func (c *Command) ExtInt64(key string) (int64, error) {
 
 // ExtInt32Or returns an optional int header field, def when absent or bad.
 func (c *Command) ExtInt32Or(key string, def int32) int32 {
-	v, ok := c.ExtFields[key]
+	v, ok := c.ExtFields.Get(key)
 	if !ok {
 		return def
 	}
@@ -145,7 +145,7 @@ func (c *Command) ExtInt32Or(key string, def int32) int32 {
 
 // ExtInt64Or returns an optional long header field, def when absent or bad.
 func (c *Command) ExtInt64Or(key string, def int64) int64 {
-	v, ok := c.ExtFields[key]
+	v, ok := c.ExtFields.Get(key)
 	if !ok {
 		return def
 	}
@@ -159,7 +159,7 @@ func (c *Command) ExtInt64Or(key string, def int64) int64 {
 // ExtBool reads a header field as Java's Boolean.parseBoolean: true only for
 // "true" in any case; absent is false.
 func (c *Command) ExtBool(key string) bool {
-	v := c.ExtFields[key]
+	v := c.ExtString(key)
 	return len(v) == 4 && (v[0]|0x20) == 't' && (v[1]|0x20) == 'r' && (v[2]|0x20) == 'u' && (v[3]|0x20) == 'e'
 }
 

@@ -14,7 +14,7 @@ import (
 // routeRequest is the GET_ROUTEINFO_BY_TOPIC request of protocol.md 1.5.
 func routeRequest(st SerializeType) *Command {
 	return &Command{Code: 105, Language: LanguageJava, LanguageKnown: true, Version: 409, Opaque: 7,
-		ExtFields: map[string]string{"topic": "TopicTest"}, SerializeType: st}
+		ExtFields: FieldsOf(map[string]string{"topic": "TopicTest"}), SerializeType: st}
 }
 
 func TestBinaryHeaderMatchesJavaBytes(t *testing.T) {
@@ -45,7 +45,7 @@ func TestRoundTripBothEncodings(t *testing.T) {
 	for _, st := range []SerializeType{SerializeJSON, SerializeRocketMQ} {
 		in := &Command{Code: 310, Language: LanguageJava, LanguageKnown: true, Version: 409, Opaque: -5, Flag: FlagOneway,
 			Remark: "héllo \"quoted\"\n\x01", HasRemark: true, SerializeType: st,
-			ExtFields: map[string]string{"a": "group", "i": "UNIQ_KEY\x01AC11\x02TAGS\x01TagA\x02", "k": "false"},
+			ExtFields: FieldsOf(map[string]string{"a": "group", "i": "UNIQ_KEY\x01AC11\x02TAGS\x01TagA\x02", "k": "false"}),
 			Body:      []byte("body bytes")}
 		frame, err := in.AppendFrame(nil)
 		require.NoError(t, err)
@@ -70,7 +70,7 @@ func TestJSONHeaderToleratesJavaAndGoPeers(t *testing.T) {
 		`{"CODE":11,"extFields":{"queueId":3,"commitOffset":-1,"b":true,"n":null},"Opaque":9,"unknown":[1,2]}`: func(t *testing.T, c *Command) {
 			assert.Equal(t, int32(11), c.Code)
 			assert.Equal(t, int32(9), c.Opaque)
-			assert.Equal(t, map[string]string{"queueId": "3", "commitOffset": "-1", "b": "true"}, c.ExtFields)
+			assert.Equal(t, map[string]string{"queueId": "3", "commitOffset": "-1", "b": "true"}, c.ExtFields.Map())
 			assert.Equal(t, int32(0), c.Version, "a missing version decodes as 0")
 		},
 		`{"code":1,"language":"COBOL"}`: func(t *testing.T, c *Command) {
@@ -93,13 +93,13 @@ func TestJSONHeaderToleratesJavaAndGoPeers(t *testing.T) {
 }
 
 func TestBinaryEmptyStringsReadAsAbsent(t *testing.T) {
-	in := &Command{Code: 1, ExtFields: map[string]string{"empty": "", "k": "v"}, SerializeType: SerializeRocketMQ, HasRemark: true}
+	in := &Command{Code: 1, ExtFields: FieldsOf(map[string]string{"empty": "", "k": "v"}), SerializeType: SerializeRocketMQ, HasRemark: true}
 	frame, err := in.AppendFrame(nil)
 	require.NoError(t, err)
 	out, _, err := DecodeFrame(frame, MaxFrameLength)
 	require.NoError(t, err)
 	assert.False(t, out.HasRemark)
-	assert.Equal(t, map[string]string{"k": "v"}, out.ExtFields)
+	assert.Equal(t, map[string]string{"k": "v"}, out.ExtFields.Map())
 }
 
 func TestBinaryCodeIsSixteenBits(t *testing.T) {
@@ -143,7 +143,7 @@ func TestMalformedFramesAreErrors(t *testing.T) {
 }
 
 func TestAppendHeaderCountsBody(t *testing.T) {
-	c := &Command{Code: 0, Flag: FlagResponse, ExtFields: map[string]string{"nextBeginOffset": "10"}}
+	c := &Command{Code: 0, Flag: FlagResponse, ExtFields: FieldsOf(map[string]string{"nextBeginOffset": "10"})}
 	body := []byte(strings.Repeat("x", 100))
 	head, err := c.AppendHeader(nil, len(body))
 	require.NoError(t, err)

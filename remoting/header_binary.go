@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // ROCKETMQ binary header (wire format: do not change), big-endian:
@@ -38,18 +37,15 @@ func appendBinaryHeader(dst []byte, c *Command) ([]byte, error) {
 	dst = append(dst, c.Remark...)
 	lenAt := len(dst)
 	dst = append(dst, 0, 0, 0, 0)
-	keys := make([]string, 0, len(c.ExtFields))
-	for k, v := range c.ExtFields {
-		if k != "" && v != "" {
-			keys = append(keys, k)
+	var buf [24]ExtField // the headers' fields fit: no allocation to sort them
+	for _, e := range c.ExtFields.sorted(buf[:]) {
+		k, v := e.Key, e.Value
+		if k == "" || v == "" {
+			continue
 		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
 		if len(k) > math.MaxInt16 {
 			return dst, fmt.Errorf("%w: header key of %d bytes", ErrMalformedHeader, len(k))
 		}
-		v := c.ExtFields[k]
 		dst = binary.BigEndian.AppendUint16(dst, uint16(len(k)))
 		dst = append(dst, k...)
 		dst = binary.BigEndian.AppendUint32(dst, uint32(len(v)))
@@ -96,23 +92,23 @@ func decodeBinaryHeader(h []byte, c *Command) error {
 // decodeBinaryExtFields reads the key/value entries of a binary header. It
 // checks every length first and counts the entries, then copies the region
 // into one string that the keys and values are slices of: one allocation
-// for the text and one for a map of the right size, however many fields.
-func decodeBinaryExtFields(b []byte) (map[string]string, error) {
+// for the text and one for the list, however many fields.
+func decodeBinaryExtFields(b []byte) (ExtFields, error) {
 	n, err := countBinaryEntries(b)
 	if err != nil {
 		return nil, err
 	}
 	s := string(b)
-	m := make(map[string]string, n)
+	f := make(ExtFields, 0, n)
 	for i := 0; i < len(s); {
 		keyLen := int(binary.BigEndian.Uint16(b[i:]))
 		key := s[i+2 : i+2+keyLen]
 		i += 2 + keyLen
 		valueLen := int(binary.BigEndian.Uint32(b[i:]))
-		m[key] = s[i+4 : i+4+valueLen]
+		f.Set(key, s[i+4:i+4+valueLen])
 		i += 4 + valueLen
 	}
-	return m, nil
+	return f, nil
 }
 
 // countBinaryEntries checks that b is a whole sequence of binary header

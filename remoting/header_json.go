@@ -2,7 +2,6 @@ package remoting
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -27,7 +26,7 @@ func appendJSONHeader(dst []byte, c *Command) []byte {
 	dst = strconv.AppendInt(dst, int64(c.Code), 10)
 	if c.ExtFields != nil {
 		dst = append(dst, `,"extFields":`...)
-		dst = appendJSONStringMap(dst, c.ExtFields)
+		dst = appendJSONFields(dst, c.ExtFields)
 	}
 	dst = append(dst, `,"flag":`...)
 	dst = strconv.AppendInt(dst, int64(c.Flag), 10)
@@ -47,23 +46,18 @@ func appendJSONHeader(dst []byte, c *Command) []byte {
 	return append(dst, '}')
 }
 
-// appendJSONStringMap appends m as a JSON object with sorted keys, so that
+// appendJSONFields appends f as a JSON object with sorted keys, so that
 // equal commands encode to equal bytes.
-func appendJSONStringMap(dst []byte, m map[string]string) []byte {
-	var stack [24]string // the headers' maps fit: no allocation for the keys
-	keys := stack[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+func appendJSONFields(dst []byte, f ExtFields) []byte {
+	var buf [24]ExtField // the headers' fields fit: no allocation to sort them
 	dst = append(dst, '{')
-	for i, k := range keys {
+	for i, e := range f.sorted(buf[:]) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, k)
+		dst = appendJSONString(dst, e.Key)
 		dst = append(dst, ':')
-		dst = appendJSONString(dst, m[k])
+		dst = appendJSONString(dst, e.Value)
 	}
 	return append(dst, '}')
 }
@@ -231,15 +225,15 @@ func readJSONScalar(it *jsoniter.Iterator) (string, bool) {
 }
 
 // readJSONStringMap reads extFields; a null map reads as absent.
-func readJSONStringMap(it *jsoniter.Iterator) map[string]string {
+func readJSONStringMap(it *jsoniter.Iterator) ExtFields {
 	if it.WhatIsNext() != jsoniter.ObjectValue {
 		it.Skip()
 		return nil
 	}
-	m := make(map[string]string, 16)
+	m := make(ExtFields, 0, 16)
 	it.ReadMapCB(func(it *jsoniter.Iterator, key string) bool {
 		if v, ok := readJSONScalar(it); ok {
-			m[key] = v
+			m.Set(key, v)
 		}
 		return it.Error == nil
 	})

@@ -12,8 +12,8 @@ import (
 //
 // with ASCII strings (escaped where fastjson escapes). decodeJSONHeaderFast
 // reads exactly that shape with one allocation for the text (keys and
-// values are slices of one string; the extFields keys Java sends are
-// interned), one for the map and one per value with escapes, and gives up
+// values are slices of one string), one for the ExtFields list and one per
+// value with escapes, and gives up
 // (ok false, c untouched as far as the caller cares) on anything else:
 // bytes outside printable ASCII, surrogate escapes, numbers other than
 // plain integers, null, nested values, unknown or differently cased keys,
@@ -21,8 +21,8 @@ import (
 // (jsoniter) path, whose result is the reference: FuzzJSONHeaderFastPath
 // checks that whenever the fast path accepts, both agree.
 //
-// A value kept from ExtFields holds the header's text (a few hundred bytes)
-// alive; the tables copy what they keep for long.
+// A key or value kept from ExtFields holds the header's text (a few hundred
+// bytes) alive; the tables copy what they keep for long.
 
 // decodeJSONHeaderFast decodes data into c when it has the common shape.
 func decodeJSONHeaderFast(data []byte, c *Command) bool {
@@ -91,20 +91,20 @@ func (p *fastHeaderParser) field(key string, c *Command) bool {
 	case "serializeTypeCurrentRPC":
 		_, ok = p.str()
 	case "extFields":
-		c.ExtFields, ok = p.stringMap()
+		c.ExtFields, ok = p.fields()
 	}
 	return ok
 }
 
-// stringMap reads extFields: string keys to string values.
-func (p *fastHeaderParser) stringMap() (map[string]string, bool) {
+// fields reads extFields: string keys to string values.
+func (p *fastHeaderParser) fields() (ExtFields, bool) {
 	if !p.expect('{') {
 		return nil, false
 	}
-	m := make(map[string]string, 16)
+	f := make(ExtFields, 0, 16)
 	if p.peek() == '}' {
 		p.i++
-		return m, true
+		return f, true
 	}
 	for {
 		k, ok := p.str()
@@ -115,15 +115,12 @@ func (p *fastHeaderParser) stringMap() (map[string]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		if known, hit := internedExtFieldKeys[k]; hit {
-			k = known
-		}
-		m[k] = v
+		f.Set(k, v)
 		switch p.next() {
 		case ',':
 			continue
 		case '}':
-			return m, true
+			return f, true
 		default:
 			return nil, false
 		}
@@ -278,26 +275,3 @@ func (p *fastHeaderParser) skipSpaces() {
 		}
 	}
 }
-
-// internedExtFieldKeys are the extFields keys of the requests clients send
-// most (SendMessageRequestHeaderV2's a..n, the pull, heartbeat and offset
-// headers' names): read, they reuse these strings instead of holding the
-// header's text.
-var internedExtFieldKeys = func() map[string]string {
-	keys := []string{
-		"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-		"topic", "queueId", "consumerGroup", "producerGroup", "queueOffset", "maxMsgNums", "sysFlag",
-		"commitOffset", "suspendTimeoutMillis", "subscription", "subVersion", "expressionType",
-		"bname", "brokerName", "lo", "clientID", "clientId", "group", "msgId", "offset",
-		"bornTimestamp", "flag", "properties", "reconsumeTimes", "unitMode", "batch", "maxReconsumeTimes",
-		"defaultTopic", "defaultTopicQueueNums", "tranStateTableOffset", "commitLogOffset",
-		"commitOrRollback", "fromTransactionCheck", "transactionId", "originMsgId", "originTopic",
-		"delayLevel", "timestamp", "key", "maxNum", "beginTimestamp", "endTimestamp",
-		"suggestWhichBrokerId", "nextBeginOffset", "minOffset", "maxOffset", "MSG_REGION", "TRACE_ON",
-	}
-	m := make(map[string]string, len(keys))
-	for _, k := range keys {
-		m[k] = k
-	}
-	return m
-}()

@@ -30,7 +30,7 @@ func TestJSONHeaderFastPathTakesJavaShape(t *testing.T) {
 	var c Command
 	require.True(t, decodeJSONHeaderFast([]byte(javaHeaders[0]), &c))
 	assert.Equal(t, int32(310), c.Code)
-	assert.Equal(t, "TopicTest", c.ExtFields["b"])
+	assert.Equal(t, "TopicTest", c.ExtString("b"))
 	assert.Equal(t, LanguageJava, c.Language)
 	assert.Equal(t, int32(409), c.Version)
 }

@@ -35,6 +35,6 @@ func TestPullFramesFromFirst(t *testing.T) {
 			"consumerGroup": "G", "topic": "T", "queueId": []string{"0", "1"}[q], "queueOffset": "0",
 			"maxMsgNums": "16", "sysFlag": "6", "subscription": "*", "commitOffset": "0",
 			"suspendTimeoutMillis": "30000", "subVersion": "0", "expressionType": "TAG",
-		}, cmd.ExtFields)
+		}, cmd.ExtFields.Map())
 	}
 }

@@ -1,0 +1,98 @@
+package remoting
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// ExtFields is a command's custom header: Java's HashMap<String,String>
+// extFields, the fields of a header class flattened to strings. A request
+// carries 5–15 of them and a handler reads each once, so they are a list
+// searched in order rather than a map: decoding one is an append into a
+// slice sized from the header (one allocation, no hashing), where a map
+// cost an allocation of its table and a hash per insert and per lookup.
+// A key appears at most once (Set replaces); the order is the order the
+// fields were decoded or set, and encoders write them sorted by key.
+type ExtFields []ExtField
+
+// ExtField is one header field.
+type ExtField struct {
+	Key, Value string
+}
+
+// FieldsOf returns m's entries as ExtFields sorted by key; nil for a nil
+// map.
+func FieldsOf(m map[string]string) ExtFields {
+	if m == nil {
+		return nil
+	}
+	f := make(ExtFields, 0, len(m))
+	for k, v := range m {
+		f = append(f, ExtField{k, v})
+	}
+	f.sort()
+	return f
+}
+
+// Get returns a field and whether it is present.
+func (f ExtFields) Get(key string) (string, bool) {
+	for i := range f {
+		if f[i].Key == key {
+			return f[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// Set puts a field; an existing key keeps its place.
+func (f *ExtFields) Set(key, value string) {
+	for i := range *f {
+		if (*f)[i].Key == key {
+			(*f)[i].Value = value
+			return
+		}
+	}
+	*f = append(*f, ExtField{key, value})
+}
+
+// Delete removes a field.
+func (f *ExtFields) Delete(key string) {
+	*f = slices.DeleteFunc(*f, func(e ExtField) bool { return e.Key == key })
+}
+
+// Map returns the fields as a new map (nil for nil fields), for code that
+// wants one: the ACL checks, which are off the common path.
+func (f ExtFields) Map() map[string]string {
+	if f == nil {
+		return nil
+	}
+	m := make(map[string]string, len(f))
+	for _, e := range f {
+		m[e.Key] = e.Value
+	}
+	return m
+}
+
+// Clone returns a copy that shares no storage with f.
+func (f ExtFields) Clone() ExtFields { return slices.Clone(f) }
+
+// Equal tells whether f and g hold the same fields, in any order.
+func (f ExtFields) Equal(g ExtFields) bool {
+	return len(f) == len(g) && maps.Equal(f.Map(), g.Map())
+}
+
+// sort orders the fields by key, as the encoders write them.
+func (f ExtFields) sort() {
+	slices.SortFunc(f, func(a, b ExtField) int { return strings.Compare(a.Key, b.Key) })
+}
+
+// sorted returns the fields sorted by key, in buf's storage when they fit
+// (buf is a caller's stack array), leaving f as it is.
+func (f ExtFields) sorted(buf []ExtField) ExtFields {
+	s := ExtFields(append(buf[:0], f...))
+	if !slices.IsSortedFunc(s, func(a, b ExtField) int { return strings.Compare(a.Key, b.Key) }) {
+		s.sort()
+	}
+	return s
+}
