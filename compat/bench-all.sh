@@ -36,6 +36,11 @@
 #                    log and output directory
 #   PHASE_SECS [60], BODY [1024], THREADS [64], RATE [10000]  steps 1-4
 #   RECOVERY_SIZES ["1 5 10"]  GiB, step 8
+#   TOUCHMEM [1, 0 under SMOKE]  first write once to most free memory
+#                    (rmqbench touchmem): on a fresh virtual machine the
+#                    first write to a page of guest memory costs about 8x a
+#                    later one, and whichever broker ran second would get
+#                    the pages the first had paid for
 #   NAMESRV_PORT, BROKER_PORT, BROKER_B_PORT, SLAVE_PORT  first port choices
 #                    (compat/ref-servers.sh), passed to every step
 set -u
@@ -46,6 +51,7 @@ OUT=${OUT:-$COMPAT_DIR/target/bench-all}
 SMOKE=${SMOKE:-0}
 STEPS=${STEPS:-throughput pinned line5 fixedrate curves scale backlog recovery}
 if [ "$SMOKE" = 1 ]; then
+  TOUCHMEM=${TOUCHMEM:-0}
   PHASE_SECS=${PHASE_SECS:-12}  # the Java tools report every 10 s
   RECOVERY_SIZES=${RECOVERY_SIZES:-1}
   export WARMUP_SECS=${WARMUP_SECS:-0} GRACE_SECS=${GRACE_SECS:-2} SMOKE
@@ -117,6 +123,11 @@ mkdir -p "$OUT"
   echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ "$SMOKE" = 1 ] && echo ', SMOKE=1 (short phases: figures not meaningful)')."
   echo
 } >"$REPORT"
+
+if [ "${TOUCHMEM:-1}" = 1 ]; then
+  log "writing once to the free memory (rmqbench touchmem)"
+  "${RMQBENCH_BIN:?set RMQBENCH_BIN (make bench)}" touchmem >&2 || log "touchmem failed; going on"
+fi
 
 wants throughput && step throughput "Throughput, CPU and memory (line 4, shared cores)" broker_bench throughput LINE=4
 if wants pinned; then

@@ -52,6 +52,7 @@ var subcommands = map[string]subcommand{
 	"register":      {summary: "REGISTER_BROKER with a topics.json's table replayed to a name server, timed", run: runRegister},
 	"backlog-table": {summary: "compat/backlog-bench.sh's JSON lines on stdin to a markdown table with Go/Java ratios", run: runBacklogTable},
 	"dropcache":     {summary: "drop a store's files from the OS page cache (fadvise DONTNEED), cached MB before and after", run: runDropCache},
+	"touchmem":      {summary: "write once to most free memory and give it back, so no broker pays for memory never used (VMs)", run: runTouchMem},
 	"curve-table":   {summary: "compat/curves-bench.sh's tagged JSON lines on stdin to a markdown table per curve", run: runCurveTable},
 }
 
