@@ -139,7 +139,8 @@ func (p *msgProps) encodeStored(l line) string {
 // encode is MessageDecoder.messageProperties2String in HashMap order:
 // 4.9.8 drops the last separator, 5.x keeps it.
 func (p *msgProps) encode(l line) string {
-	order := p.javaOrder()
+	var buf [2 * 16]int // a message's properties fit: no allocation to order them
+	order := p.javaOrder(buf[:])
 	size := 0
 	for _, i := range order {
 		size += len(p.props[i].name) + len(p.props[i].value) + 2
@@ -163,14 +164,18 @@ func (p *msgProps) encode(l line) string {
 // keys put in this order, as indexes into the list: by bucket of the
 // spread String.hashCode in a table sized for the largest size reached
 // (the initial capacity, doubled whenever the size passed three quarters),
-// insertion order within a bucket.
-func (p *msgProps) javaOrder() []int {
+// insertion order within a bucket. buf is scratch space (its storage is
+// used when it holds twice the properties).
+func (p *msgProps) javaOrder(buf []int) []int {
 	capacity := p.initCap
 	for p.maxSize > capacity*3/4 {
 		capacity *= 2
 	}
-	buckets := make([]int, len(p.props))
-	order := make([]int, len(p.props))
+	n := len(p.props)
+	if len(buf) < 2*n {
+		buf = make([]int, 2*n)
+	}
+	buckets, order := buf[:n], buf[n:2*n]
 	for i := range p.props {
 		h := uint32(store.JavaStringHash(p.props[i].name))
 		buckets[i] = int((h ^ h>>16) & uint32(capacity-1))

@@ -55,7 +55,7 @@ func TestPropsEncodeSeparatorsPerLine(t *testing.T) {
 // javaOrderNames is the property names in javaOrder, comma-separated.
 func javaOrderNames(p *msgProps) string {
 	names := make([]string, 0, len(p.props))
-	for _, i := range p.javaOrder() {
+	for _, i := range p.javaOrder(nil) {
 		names = append(names, p.props[i].name)
 	}
 	return strings.Join(names, ",")

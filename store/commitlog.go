@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +19,7 @@ type commitLog struct {
 	putMu sync.Mutex
 	// queueOffsets is Java's topicQueueTable: the next queue offset of
 	// every "topic-queueId", guarded by putMu.
-	queueOffsets map[string]int64
+	queueOffsets map[queueRef]int64
 	// lastStoreTimestamp is the newest record's store time; store times
 	// never decrease (written under putMu).
 	lastStoreTimestamp atomic.Int64
@@ -45,7 +44,7 @@ func newCommitLog(dir string, fileSize int64, log *zap.Logger, readOnly bool, no
 	return &commitLog{
 		files:        files,
 		log:          log,
-		queueOffsets: make(map[string]int64),
+		queueOffsets: make(map[queueRef]int64),
 		appended:     make(chan struct{}, 1),
 		now:          now,
 	}
@@ -70,8 +69,11 @@ type encodedBatch struct {
 	txType  int32
 }
 
-func queueKey(topic string, queueID int32) string {
-	return topic + "-" + strconv.Itoa(int(queueID))
+// queueRef names one queue: the key of Java's topicQueueTable ("topic-id"
+// there; a struct here, so that a put builds no string to look it up).
+type queueRef struct {
+	topic   string
+	queueID int32
 }
 
 // append writes the batch at the end of the commitlog, starting a new
@@ -90,7 +92,7 @@ func (c *commitLog) append(b *encodedBatch) (appendResult, error) {
 		return appendResult{}, err
 	}
 	storeTs := max(now, c.lastStoreTimestamp.Load())
-	key := queueKey(b.topic, b.queueID)
+	key := queueRef{b.topic, b.queueID}
 	counts := b.txType == SysFlagTxNotType || b.txType == SysFlagTxCommit
 	base := int64(0)
 	if counts {
@@ -200,7 +202,7 @@ func (c *commitLog) storeTimestampAt(offset int64, size int) int64 {
 }
 
 // setQueueOffsets replaces the next-offset table (after recovery).
-func (c *commitLog) setQueueOffsets(t map[string]int64) {
+func (c *commitLog) setQueueOffsets(t map[queueRef]int64) {
 	c.putMu.Lock()
 	c.queueOffsets = t
 	c.putMu.Unlock()
@@ -210,7 +212,7 @@ func (c *commitLog) setQueueOffsets(t map[string]int64) {
 func (c *commitLog) nextQueueOffset(topic string, queueID int32) int64 {
 	c.putMu.Lock()
 	defer c.putMu.Unlock()
-	return c.queueOffsets[queueKey(topic, queueID)]
+	return c.queueOffsets[queueRef{topic, queueID}]
 }
 
 // removeQueueOffsets forgets the queues of a deleted topic.
@@ -218,6 +220,6 @@ func (c *commitLog) removeQueueOffsets(topic string, queueIDs []int32) {
 	c.putMu.Lock()
 	defer c.putMu.Unlock()
 	for _, q := range queueIDs {
-		delete(c.queueOffsets, queueKey(topic, q))
+		delete(c.queueOffsets, queueRef{topic, q})
 	}
 }

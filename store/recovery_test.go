@@ -143,7 +143,7 @@ func TestReadOnlyOpenChangesNothing(t *testing.T) {
 	defer ro.Close()
 	assert.Equal(t, s.CommitLogMaxOffset(), ro.CommitLogMaxOffset())
 	checkAll(t, ro, want)
-	assert.Equal(t, PutServiceNotAvailable, ro.PutMessage(&want[queueKey("TopicA", 0)][0]).Status)
+	assert.Equal(t, PutServiceNotAvailable, ro.PutMessage(&want[queueRef{"TopicA", 0}][0]).Status)
 	after, err := os.ReadFile(last)
 	require.NoError(t, err)
 	assert.Equal(t, before, after)

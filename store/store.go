@@ -260,10 +260,10 @@ func (s *Store) dispatch(d *dispatchRequest) error {
 // refreshQueueOffsets rebuilds the next-offset table from the queues and
 // sets each queue's minimum (Java's recoverTopicQueueTable).
 func (s *Store) refreshQueueOffsets() {
-	table := make(map[string]int64)
+	table := make(map[queueRef]int64)
 	minPhy := s.cl.files.minOffset()
 	for _, cq := range s.cqs.all() {
-		table[queueKey(cq.topic, cq.queueID)] = cq.maxOffset()
+		table[queueRef{cq.topic, cq.queueID}] = cq.maxOffset()
 		cq.correctMinOffset(minPhy)
 	}
 	s.cl.setQueueOffsets(table)

@@ -15,7 +15,7 @@ import (
 )
 
 // sent remembers what a test put, by topic and queue.
-type sent map[string][]Message
+type sent map[queueRef][]Message
 
 func putAll(t *testing.T, s *Store, n int, topics ...string) sent {
 	t.Helper()
@@ -26,7 +26,7 @@ func putAll(t *testing.T, s *Store, n int, topics ...string) sent {
 		m := testMessage(topic, qid, i)
 		res := s.PutMessage(&m)
 		require.Equal(t, PutOK, res.Status, res.Reason)
-		key := queueKey(topic, qid)
+		key := queueRef{topic, qid}
 		require.EqualValues(t, len(out[key]), res.QueueOffset)
 		out[key] = append(out[key], m)
 	}
@@ -90,7 +90,7 @@ func TestPutGetAcrossFilesAndRestart(t *testing.T) {
 	m := testMessage("TopicA", 0, 9999)
 	res := s2.PutMessage(&m)
 	require.Equal(t, PutOK, res.Status)
-	assert.EqualValues(t, len(want[queueKey("TopicA", 0)]), res.QueueOffset, "queue offsets continue after a restart")
+	assert.EqualValues(t, len(want[queueRef{"TopicA", 0}]), res.QueueOffset, "queue offsets continue after a restart")
 }
 
 func TestTagFilterAndIndexQueries(t *testing.T) {
@@ -100,7 +100,7 @@ func TestTagFilterAndIndexQueries(t *testing.T) {
 	tagA := TagsCode("TagA")
 	got := readQueue(t, s, "TopicA", 0, func(tc int64) bool { return tc == tagA })
 	n := 0
-	for _, m := range want[queueKey("TopicA", 0)] {
+	for _, m := range want[queueRef{"TopicA", 0}] {
 		if ParseProperties(m.Properties)["TAGS"] == "TagA" {
 			assert.Equal(t, m.Body, got[n].Body)
 			n++
