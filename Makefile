@@ -132,6 +132,7 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
 	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(GO_SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-start-check.sh
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
 	MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-suite.sh 4
@@ -273,13 +274,17 @@ compat-acl-reference:
 # authenticationEnabled and authorizationEnabled with the Local metadata
 # providers, users and ACLs made through DefaultMQAdminExt) against ours (in
 # make compat) and against the Java 5.3.3 servers. About 1.5 minutes each.
+# Then compat/acl2-start-check.sh: an unknown strategy or provider class
+# fails a line-5 broker's start and is ignored by a line-4 broker.
 compat-acl2: build
 	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
 	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(GO_SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-start-check.sh
 
 compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-suite.sh
 	NAMESRV_IMPL=java BROKER_IMPL=java ACL2_STRATEGY=stateful sh compat/acl2-suite.sh
+	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-start-check.sh
 
 # mqadmin 5.3.3's ACL 2.0 commands (createUser ... listAcl) and refused calls
 # against the Java 5.3.3 servers and ours (compat/mqadmin-acl2-compare.sh,

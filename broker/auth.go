@@ -14,6 +14,8 @@ package broker
 //	User:bob has no permission to access Topic:T from 127.0.0.1, no matched policies.
 //	User:bob has no permission to access Topic:T from 127.0.0.1, the decision is deny.
 //	Authorization failed. Please verify your access rights and try again.   (authorization alone, unsigned)
+//	parse authorization context error.           a header or body Java's context builder cannot read
+//	                                             (auth_contexts.go), once authentication passed
 //
 // broker.conf keys (AuthConfig, Java's names; read from the -c file):
 //
@@ -24,6 +26,8 @@ package broker
 //	                  "The authenticationMetadataProvider is not configured", as Java)
 //	authenticationStrategy, authorizationStrategy     blank or Java's Stateless* class: every request
 //	                  checked; Java's Stateful* class: answers kept per connection (auth_stateful.go)
+//	                  Any other provider or strategy class fails the start, ACL 2.0 on or off, as 5.3.3
+//	                  (which loads them either way) does.
 //	authenticationWhitelist, authorizationWhitelist   request codes left unchecked, comma list
 //	initAuthenticationUser   {"username":"u","password":"p"}: a super user made at start unless it exists
 //	innerClientAuthenticationCredentials  {"accessKey":"u","secretKey":"p"}: likewise
@@ -34,7 +38,9 @@ package broker
 // The users and ACLs live in <storePathRootDir>/config/users.json and
 // acls.json (internal/auth's Store; Java keeps them in RocksDB in
 // config/users and config/acls). Line 4 (4.9.x) has no ACL 2.0: the keys
-// are ignored, as the 4.9.x broker ignores them.
+// are not read at all (an unknown class name included), as the 4.9.x
+// broker ignores keys it does not know; a broker.conf that sets them gets
+// a warning.
 
 import (
 	"errors"
@@ -72,22 +78,28 @@ type authConfig struct {
 	statefulAuthn, statefulAuthz *statefulSettings
 }
 
-// readAuthConfig reads the keys; a provider class this broker does not
-// have fails the start (Java would load it; we cannot).
+// readAuthConfig reads the keys of the 5.x line as 5.3.3's
+// MixAll.properties2Object binds AuthConfig: strings trimmed, booleans
+// Boolean.parseBoolean of the untrimmed value. A provider or strategy
+// class this broker does not have fails the start, whether ACL 2.0 is on
+// or not: 5.3.3's BrokerController loads them at start either way (and
+// BrokerStartup exits -1 on the ClassNotFoundException).
 func readAuthConfig(p *conf.Properties) (authConfig, error) {
-	get := func(k string) string {
+	raw := func(k string) string {
 		if p == nil {
 			return ""
 		}
 		v, _ := p.Value(k)
-		return strings.TrimSpace(v)
+		return v
 	}
+	get := func(k string) string { return strings.TrimSpace(raw(k)) }
+	isTrue := func(k string) bool { return strings.EqualFold(raw(k), "true") }
 	c := authConfig{
-		authn: strings.EqualFold(get("authenticationEnabled"), "true"), authz: strings.EqualFold(get("authorizationEnabled"), "true"),
+		authn: isTrue("authenticationEnabled"), authz: isTrue("authorizationEnabled"),
 		authnMeta: get("authenticationMetadataProvider") != "", authzMeta: get("authorizationMetadataProvider") != "",
 		authnWhite: codeSet(get("authenticationWhitelist")), authzWhite: codeSet(get("authorizationWhitelist")),
 		initUser: get("initAuthenticationUser"), innerCredentials: get("innerClientAuthenticationCredentials"),
-		migrateV1: strings.EqualFold(get("migrateAuthFromV1Enabled"), "true"),
+		migrateV1: isTrue("migrateAuthFromV1Enabled"),
 	}
 	for key, want := range map[string]string{"authenticationProvider": javaAuthnProvider, "authorizationProvider": javaAuthzProvider,
 		"authenticationMetadataProvider": javaAuthnMetaProvider, "authorizationMetadataProvider": javaAuthzMetaProvider} {
@@ -96,7 +108,7 @@ func readAuthConfig(p *conf.Properties) (authConfig, error) {
 		}
 	}
 	var err error
-	c.statefulAuthn, c.statefulAuthz, err = strategiesFrom(get)
+	c.statefulAuthn, c.statefulAuthz, err = strategiesFrom(raw)
 	return c, err
 }
 

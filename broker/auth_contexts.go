@@ -21,9 +21,18 @@ package broker
 //	UPDATE_CONSUMER_OFFSET (15)   topic Sub,Update (not a retry topic), consumerGroup Sub,Update
 //	LOCK_BATCH_MQ (41), UNLOCK_BATCH_MQ (42)  body's consumerGroup Sub, each queue's topic Sub
 //
-// Difference from Java: a header field that Java's decoder requires and
-// the request lacks makes Java refuse with "parse authorization context
-// error."; here the field is only left out of the check.
+// A field the request lacks is Java's null: the switch's cases name the
+// resource "null" (refused "... access Topic:null from ...", covered only
+// by "*" or "Type:*" entries), an annotated field is left out (a header
+// without any asks nothing, or its cluster), as Java's builder reads them.
+// Java's header decoder logs a missing @CFNotNull field and goes on; only
+// a header whose checkFields throws fails the builder, answered
+// NO_PERMISSION "parse authorization context error." after
+// authentication, authorization whitelist or not (headerChecks). So does a
+// heartbeat or lock body that is not JSON.
+//
+// Difference from Java: a consumer group or topic missing from a
+// heartbeat's or lock body's entries is named "" here, null in Java.
 
 import (
 	"errors"
@@ -34,15 +43,18 @@ import (
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
-// errParseContext is Java's refusal of a request whose body it cannot read.
+// errParseContext is Java's refusal of a request whose body or header
+// its builder cannot read.
 var errParseContext = &auth.Denied{Msg: "parse authorization context error."}
 
 // authField is an annotated header field: its resource type and the
-// splitter of a list ("" for one value).
+// splitter of a list ("" for one value). orEmpty marks a field the Java
+// header initialises to "": a missing one names the resource "".
 type authField struct {
 	name     string
 	typ      auth.ResourceType
 	splitter string
+	orEmpty  bool
 }
 
 // authAction is a header's @RocketMQAction and its annotated fields.
@@ -129,7 +141,7 @@ var authAnnotated = map[remoting.RequestCode]authAction{
 	remoting.AuthGetAcl:                  {cluster: true, actions: aGet},
 	remoting.AuthListAcl:                 {cluster: true, actions: aGet},
 	remoting.ControllerAlterSyncStateSet: {cluster: true, actions: aUpdate},
-	remoting.ControllerElectMaster:       {cluster: true, actions: aUpdate, fields: []authField{fC("clusterName")}},
+	remoting.ControllerElectMaster:       {cluster: true, actions: aUpdate, fields: []authField{{name: "clusterName", typ: auth.ResourceCluster, orEmpty: true}}},
 	remoting.ControllerGetReplicaInfo:    {cluster: true, actions: aGet},
 	remoting.CleanBrokerData:             {cluster: true, actions: aUpdate, fields: []authField{fC("clusterName")}},
 	remoting.ControllerApplyBrokerId:     {cluster: true, actions: aUpdate, fields: []authField{fC("clusterName")}},
@@ -147,6 +159,15 @@ var authAnnotated = map[remoting.RequestCode]authAction{
 	remoting.RegisterTopicInNamesrv:      {cluster: true, actions: aUpdate},
 	remoting.UnregisterBroker:            {cluster: true, actions: aUpdate, fields: []authField{fC("clusterName")}},
 	remoting.WipeWritePermOfBroker:       {cluster: true, actions: aUpdate},
+}
+
+// headerChecks are the checkFields of annotated request headers that
+// throw, by code: a request they refuse fails Java's builder.
+var headerChecks = map[remoting.RequestCode]func(cmd *remoting.Command) bool{
+	// CreateTopicRequestHeader: TopicFilterType.valueOf(topicFilterType).
+	remoting.UpdateAndCreateTopic: func(cmd *remoting.Command) bool {
+		return protocol.TopicFilterType(cmd.ExtString("topicFilterType")).Valid()
+	},
 }
 
 // authContexts are the questions a request asks; none for a request
@@ -178,47 +199,61 @@ func (b *contextBuilder) add(r auth.Resource, actions ...auth.Action) {
 
 func isRetry(topic string) bool { return strings.HasPrefix(topic, auth.RetryGroupPrefix) }
 
+// extField is a header field as Java's builder reads it: ok is false for
+// a missing one, Java's null.
+type extField struct {
+	v  string
+	ok bool
+}
+
+func (f extField) topic() auth.Resource { return auth.Topic(f.v).NullNamed(f.ok) }
+func (f extField) group() auth.Resource { return auth.Group(f.v).NullNamed(f.ok) }
+func (f extField) blank() bool          { return strings.TrimSpace(f.v) == "" }
+
 // fromSwitch is the builder's switch; false for a code it has no case for.
 func (b *contextBuilder) fromSwitch(cmd *remoting.Command) bool {
-	ext := cmd.ExtString
+	ext := func(k string) extField {
+		v, ok := cmd.Ext(k)
+		return extField{v, ok}
+	}
 	switch remoting.RequestCode(cmd.Code) {
 	case remoting.GetRouteinfoByTopic:
-		if t := ext("topic"); isRetry(t) {
-			b.add(auth.Group(t), auth.ActionSub, auth.ActionGet)
+		if t := ext("topic"); isRetry(t.v) {
+			b.add(t.group(), auth.ActionSub, auth.ActionGet)
 		} else {
-			b.add(auth.Topic(t), auth.ActionPub, auth.ActionSub, auth.ActionGet)
+			b.add(t.topic(), auth.ActionPub, auth.ActionSub, auth.ActionGet)
 		}
 	case remoting.SendMessage:
 		b.send(ext("topic"), ext("group"))
 	case remoting.SendMessageV2, remoting.SendBatchMessage:
 		b.send(ext("b"), ext("a"))
 	case remoting.RecallMessage:
-		b.add(auth.Topic(ext("topic")), auth.ActionPub)
+		b.add(ext("topic").topic(), auth.ActionPub)
 	case remoting.EndTransaction:
-		if t := ext("topic"); strings.TrimSpace(t) != "" {
-			b.add(auth.Topic(t), auth.ActionPub)
+		if t := ext("topic"); !t.blank() {
+			b.add(t.topic(), auth.ActionPub)
 		}
 	case remoting.ConsumerSendMsgBack:
-		b.add(auth.Group(ext("group")), auth.ActionSub)
+		b.add(ext("group").group(), auth.ActionSub)
 	case remoting.PullMessage:
 		b.topicUnlessRetry(ext("topic"), auth.ActionSub)
-		b.add(auth.Group(ext("consumerGroup")), auth.ActionSub)
+		b.add(ext("consumerGroup").group(), auth.ActionSub)
 	case remoting.QueryMessage:
-		b.add(auth.Topic(ext("topic")), auth.ActionSub, auth.ActionGet)
+		b.add(ext("topic").topic(), auth.ActionSub, auth.ActionGet)
 	case remoting.HeartBeat:
 		b.heartbeat(cmd.Body)
 	case remoting.UnregisterClient:
-		if g := ext("consumerGroup"); strings.TrimSpace(g) != "" {
-			b.add(auth.Group(g), auth.ActionSub)
+		if g := ext("consumerGroup"); !g.blank() {
+			b.add(g.group(), auth.ActionSub)
 		}
 	case remoting.GetConsumerListByGroup:
-		b.add(auth.Group(ext("consumerGroup")), auth.ActionSub, auth.ActionGet)
+		b.add(ext("consumerGroup").group(), auth.ActionSub, auth.ActionGet)
 	case remoting.QueryConsumerOffset:
 		b.topicUnlessRetry(ext("topic"), auth.ActionSub, auth.ActionGet)
-		b.add(auth.Group(ext("consumerGroup")), auth.ActionSub, auth.ActionGet)
+		b.add(ext("consumerGroup").group(), auth.ActionSub, auth.ActionGet)
 	case remoting.UpdateConsumerOffset:
 		b.topicUnlessRetry(ext("topic"), auth.ActionSub, auth.ActionUpdate)
-		b.add(auth.Group(ext("consumerGroup")), auth.ActionSub, auth.ActionUpdate)
+		b.add(ext("consumerGroup").group(), auth.ActionSub, auth.ActionUpdate)
 	case remoting.LockBatchMq, remoting.UnlockBatchMq:
 		b.lockBatch(cmd.Body)
 	default:
@@ -227,21 +262,21 @@ func (b *contextBuilder) fromSwitch(cmd *remoting.Command) bool {
 	return true
 }
 
-func (b *contextBuilder) send(topic, group string) {
-	if !isRetry(topic) {
-		b.add(auth.Topic(topic), auth.ActionPub)
+func (b *contextBuilder) send(topic, group extField) {
+	if !isRetry(topic.v) {
+		b.add(topic.topic(), auth.ActionPub)
 		return
 	}
-	if strings.TrimSpace(group) != "" {
-		b.add(auth.Group(group), auth.ActionSub)
+	if !group.blank() {
+		b.add(group.group(), auth.ActionSub)
 	} else {
-		b.add(auth.Group(topic), auth.ActionSub)
+		b.add(topic.group(), auth.ActionSub)
 	}
 }
 
-func (b *contextBuilder) topicUnlessRetry(topic string, actions ...auth.Action) {
-	if !isRetry(topic) {
-		b.add(auth.Topic(topic), actions...)
+func (b *contextBuilder) topicUnlessRetry(topic extField, actions ...auth.Action) {
+	if !isRetry(topic.v) {
+		b.add(topic.topic(), actions...)
 	}
 }
 
@@ -254,7 +289,7 @@ func (b *contextBuilder) heartbeat(body []byte) {
 	for _, c := range hb.ConsumerDataSet {
 		b.add(auth.Group(c.GroupName), auth.ActionSub)
 		for _, s := range c.SubscriptionDataSet {
-			b.topicUnlessRetry(s.Topic, auth.ActionSub)
+			b.topicUnlessRetry(extField{s.Topic, true}, auth.ActionSub)
 		}
 	}
 }
@@ -267,19 +302,24 @@ func (b *contextBuilder) lockBatch(body []byte) {
 	}
 	b.add(auth.Group(lb.ConsumerGroup), auth.ActionSub)
 	for _, q := range lb.MQSet {
-		b.topicUnlessRetry(q.Topic, auth.ActionSub)
+		b.topicUnlessRetry(extField{q.Topic, true}, auth.ActionSub)
 	}
 }
 
 // fromAnnotation is buildContextByAnnotation.
 func (b *contextBuilder) fromAnnotation(cmd *remoting.Command, cluster string) {
-	a, ok := authAnnotated[remoting.RequestCode(cmd.Code)]
+	code := remoting.RequestCode(cmd.Code)
+	a, ok := authAnnotated[code]
 	if !ok {
+		return
+	}
+	if check := headerChecks[code]; check != nil && !check(cmd) {
+		b.err = errParseContext
 		return
 	}
 	for _, f := range a.fields {
 		v, ok := cmd.Ext(f.name)
-		if !ok {
+		if !ok && !f.orEmpty {
 			continue
 		}
 		values := []string{v}

@@ -49,14 +49,18 @@ type statefulSettings struct {
 	max int
 }
 
-// readStrategy reads a stage's strategy keys (prefix "Authentication" or
-// "Authorization"); a class this broker does not have fails the start.
-func readStrategy(get func(string) string, stage, stateless, stateful string) (*statefulSettings, error) {
+// readStrategy reads a stage's strategy keys (stage "Authentication" or
+// "Authorization") through raw, which gives a key's value untrimmed; a
+// class this broker does not have fails the start, as Java's
+// Class.forName does. A cache setting that is not an int is ignored,
+// as MixAll.properties2Object ignores it (Integer.parseInt of the
+// untrimmed value).
+func readStrategy(raw func(string) string, stage, stateless, stateful string) (*statefulSettings, error) {
 	key := "authenticationStrategy"
 	if stage == "Authorization" {
 		key = "authorizationStrategy"
 	}
-	switch v := get(key); v {
+	switch v := strings.TrimSpace(raw(key)); v {
 	case "", stateless:
 		return nil, nil
 	case stateful:
@@ -64,19 +68,11 @@ func readStrategy(get func(string) string, stage, stateless, stateful string) (*
 		return nil, fmt.Errorf("broker: %s=%s: only %s and %s are implemented", key, v, stateless, stateful)
 	}
 	s := &statefulSettings{ttl: defaultStatefulExpiredSecond * time.Second, max: defaultStatefulMaxNum}
-	if v := get("stateful" + stage + "CacheExpiredSecond"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("broker: stateful%sCacheExpiredSecond=%s: %w", stage, v, err)
-		}
+	if n, err := strconv.ParseInt(raw("stateful"+stage+"CacheExpiredSecond"), 10, 32); err == nil {
 		s.ttl = time.Duration(n) * time.Second
 	}
-	if v := get("stateful" + stage + "CacheMaxNum"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("broker: stateful%sCacheMaxNum=%s: %w", stage, v, err)
-		}
-		s.max = n
+	if n, err := strconv.ParseInt(raw("stateful"+stage+"CacheMaxNum"), 10, 32); err == nil {
+		s.max = int(n)
 	}
 	return s, nil
 }
@@ -177,11 +173,12 @@ func authzKey(channel uint64, c auth.Context) string {
 	return b.String()
 }
 
-// strategiesFrom reads both stages' strategies from broker.conf.
-func strategiesFrom(get func(string) string) (authn, authz *statefulSettings, err error) {
-	if authn, err = readStrategy(get, "Authentication", javaStatelessAuthn, javaStatefulAuthn); err != nil {
+// strategiesFrom reads both stages' strategies from broker.conf (raw:
+// a key's untrimmed value).
+func strategiesFrom(raw func(string) string) (authn, authz *statefulSettings, err error) {
+	if authn, err = readStrategy(raw, "Authentication", javaStatelessAuthn, javaStatefulAuthn); err != nil {
 		return nil, nil, err
 	}
-	authz, err = readStrategy(get, "Authorization", javaStatelessAuthz, javaStatefulAuthz)
+	authz, err = readStrategy(raw, "Authorization", javaStatelessAuthz, javaStatefulAuthz)
 	return authn, authz, err
 }

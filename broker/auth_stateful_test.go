@@ -49,6 +49,11 @@ func TestAuthStrategyClassesAndCacheSettings(t *testing.T) {
 	assert.Equal(t, &statefulSettings{ttl: 5 * time.Second, max: 7}, authz)
 	_, _, err = strategiesFrom(get(map[string]string{"authenticationStrategy": "com.example.Mine"}))
 	assert.ErrorContains(t, err, "authenticationStrategy=com.example.Mine")
+	authn, _, err = strategiesFrom(get(map[string]string{"authenticationStrategy": " " + javaStatefulAuthn + " ",
+		"statefulAuthenticationCacheExpiredSecond": "5 ", "statefulAuthenticationCacheMaxNum": "many"}))
+	require.NoError(t, err)
+	assert.Equal(t, &statefulSettings{ttl: time.Minute, max: 10000}, authn,
+		"class names are trimmed; an int Integer.parseInt refuses is ignored, as properties2Object does")
 }
 
 func TestAnswerCacheExpiresAndStaysBounded(t *testing.T) {

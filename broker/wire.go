@@ -16,11 +16,11 @@ package broker
 import (
 	"fmt"
 	"path/filepath"
-
 	"time"
 
-	"github.com/rmqgo/rmqgo/conf"
+	"go.uber.org/zap"
 
+	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/configfile"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
 	"github.com/rmqgo/rmqgo/internal/tlsconf"
@@ -196,11 +196,7 @@ func (b *Broker) wireServers(o Options) error {
 // 5.3.3 ignores it, with a warning); 4.9.x has no ACL 2.0 (its keys are
 // ignored, with a warning).
 func (b *Broker) wireACL(o Options) error {
-	cfg, err := readAuthConfig(o.Configs.File)
-	if err != nil {
-		return err
-	}
-	if err := b.wireAuth(o, cfg); err != nil {
+	if err := b.wireAuth(o); err != nil {
 		return err
 	}
 	if !o.Configs.Broker.AclEnable {
@@ -210,6 +206,7 @@ func (b *Broker) wireACL(o Options) error {
 		o.Logger.Warn("aclEnable is ACL 1.0, which 5.3.3 no longer has: nothing is checked, as on the Java 5.3.3 broker")
 		return nil
 	}
+	var err error
 	if b.acl, err = newACLGuard(o.Logger, b.line, aclFile(o.Configs)); err != nil {
 		return fmt.Errorf("broker: acl: %w", err)
 	}
@@ -217,14 +214,21 @@ func (b *Broker) wireACL(o Options) error {
 }
 
 // wireAuth opens ACL 2.0 on the 5.x line when broker.conf asks for it
-// (the checks, a metadata provider for the admin codes, or the migration).
-func (b *Broker) wireAuth(o Options, cfg authConfig) error {
-	if !cfg.authn && !cfg.authz && !cfg.authnMeta && !cfg.migrateV1 {
+// (the checks, a metadata provider for the admin codes, or the
+// migration); on the 4.x line its keys are left unread.
+func (b *Broker) wireAuth(o Options) error {
+	if !b.line.five() {
+		if keys := authKeysIn(o.Configs.File); len(keys) > 0 {
+			o.Logger.Warn("ACL 2.0 keys, which 4.9.x does not have: ignored, as the Java 4.9.x broker ignores them",
+				zap.Strings("keys", keys))
+		}
 		return nil
 	}
-	if !b.line.five() {
-		o.Logger.Warn("authenticationEnabled/authorizationEnabled are ACL 2.0, which 4.9.x does not have: " +
-			"ignored, as the Java 4.9.x broker ignores them")
+	cfg, err := readAuthConfig(o.Configs.File)
+	if err != nil {
+		return err
+	}
+	if !cfg.authn && !cfg.authz && !cfg.authnMeta && !cfg.migrateV1 {
 		return nil
 	}
 	configDir := filepath.Join(o.Configs.Store.StorePathRootDir, "config")
@@ -235,6 +239,20 @@ func (b *Broker) wireAuth(o Options, cfg authConfig) error {
 	}
 	b.auth = g
 	return nil
+}
+
+// authKeysIn are the ACL 2.0 (AuthConfig) keys p sets.
+func authKeysIn(p *conf.Properties) []string {
+	var keys []string
+	if p == nil {
+		return nil
+	}
+	for _, e := range p.Entries() {
+		if conf.IsAuthConfigKey(e.Key) {
+			keys = append(keys, e.Key)
+		}
+	}
+	return keys
 }
 
 // guards are the request guards in force (none, ACL 1.0's or ACL 2.0's).

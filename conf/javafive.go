@@ -35,6 +35,11 @@ var readElsewhereFiveKeys = map[string]bool{
 	"statefulAuthorizationCacheExpiredSecond": true, "statefulAuthorizationCacheMaxNum": true,
 }
 
+// IsAuthConfigKey is whether key is one of 5.3.3's AuthConfig (ACL 2.0)
+// keys, which the 5.x broker reads from broker.conf itself and the 4.x
+// broker does not know.
+func IsAuthConfigKey(key string) bool { return readElsewhereFiveKeys[key] }
+
 // javaFiveKeys returns the 5.3.3 settings of the class named that rmqgo
 // has no field for, with their defaults, so that a 5.x broker lists them as
 // 5.3.3 does and a broker.conf that changes one gets a "not implemented"

@@ -192,7 +192,7 @@ func TestBodiesReadAsFastjson(t *testing.T) {
 	a, ok := info.Acl()
 	require.True(t, ok)
 	assert.Equal(t, Acl{Subject: "User:u", Policies: []Policy{{Type: PolicyCustom, Entries: []PolicyEntry{{
-		Resource: Resource{ResourceGroup, "G", PatternPrefixed}, Actions: []Action{ActionSub, ActionGet},
+		Resource: Resource{Type: ResourceGroup, Name: "G", Pattern: PatternPrefixed}, Actions: []Action{ActionSub, ActionGet},
 		SourceIPs: []string{"127.0.0.1"}, Decision: Allow}}}}}, a)
 	u, err := DecodeUserInfo([]byte(`{"username":"x","password":"y","userType":"super"}`))
 	require.NoError(t, err)
@@ -212,6 +212,26 @@ func TestResourceKeys(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = ParseResource(" ")
 	assert.False(t, ok)
+}
+
+// A resource a request did not name (Java's null) is keyed "Topic:null" and
+// covered by no literal or prefixed entry, not even "Topic:" or a
+// resource named "null".
+func TestNullNamedResourceAsJava(t *testing.T) {
+	missing := Topic("").NullNamed(false)
+	assert.Equal(t, "Topic:null", missing.Key())
+	assert.Equal(t, "Group:null", Group("").NullNamed(false).Key())
+	assert.Equal(t, "Topic:", Topic("").NullNamed(true).Key())
+	for key, covers := range map[string]bool{"*": true, "Topic:*": true, "Topic:": false, "Topic:null": false, "Topic:nu*": false} {
+		p, ok := ParseResource(key)
+		require.True(t, ok, key)
+		assert.Equal(t, covers, p.Matches(missing), key)
+	}
+	s := newStore(t)
+	require.NoError(t, s.CreateUser(User{Username: "bob", Password: "bob12345"}))
+	require.NoError(t, s.PutAcl(aclFor("bob", entry("Topic:null", Allow, nil, ActionPub))))
+	err := s.Authorize(Context{Username: "bob", HasUser: true, SourceIP: "127.0.0.1", Resource: missing, Actions: []Action{ActionPub}})
+	assert.EqualError(t, err, "User:bob has no permission to access Topic:null from 127.0.0.1, no matched policies.")
 }
 
 func TestComparePolicyEntriesAsJavaSorts(t *testing.T) {

@@ -58,10 +58,10 @@ func (s *Store) migrateAccount(a acl.Account) error {
 	}
 	def := Policy{Type: PolicyDefault}
 	if p := strings.TrimSpace(a.DefaultTopicPerm); p != "" {
-		def.Entries = append(def.Entries, v1Entry(Resource{ResourceTopic, "", PatternAny}, p))
+		def.Entries = append(def.Entries, v1Entry(Resource{Type: ResourceTopic, Pattern: PatternAny}, p))
 	}
 	if p := strings.TrimSpace(a.DefaultGroupPerm); p != "" {
-		def.Entries = append(def.Entries, v1Entry(Resource{ResourceGroup, "", PatternAny}, p))
+		def.Entries = append(def.Entries, v1Entry(Resource{Type: ResourceGroup, Pattern: PatternAny}, p))
 	}
 	if len(def.Entries) > 0 {
 		policies = append(policies, def)

@@ -185,24 +185,41 @@ type Resource struct {
 	Type    ResourceType
 	Name    string
 	Pattern Pattern
+	// Null is Java's null name: a request that lacks the field naming
+	// the resource. Its key reads "Topic:null"; no literal or prefixed
+	// pattern covers it (StringUtils.equals / startsWith of null).
+	Null bool
 }
 
 // RetryGroupPrefix starts a group's retry topic (MixAll.RETRY_GROUP_TOPIC_PREFIX).
 const RetryGroupPrefix = "%RETRY%"
 
 // Topic is Resource.ofTopic.
-func Topic(name string) Resource { return Resource{ResourceTopic, name, PatternLiteral} }
+func Topic(name string) Resource {
+	return Resource{Type: ResourceTopic, Name: name, Pattern: PatternLiteral}
+}
 
 // Group is Resource.ofGroup: a retry topic names its group.
 func Group(name string) Resource {
 	if strings.HasPrefix(name, RetryGroupPrefix) {
 		name = withoutRetryAndDLQ(name)
 	}
-	return Resource{ResourceGroup, name, PatternLiteral}
+	return Resource{Type: ResourceGroup, Name: name, Pattern: PatternLiteral}
 }
 
 // Cluster is Resource.ofCluster.
-func Cluster(name string) Resource { return Resource{ResourceCluster, name, PatternLiteral} }
+func Cluster(name string) Resource {
+	return Resource{Type: ResourceCluster, Name: name, Pattern: PatternLiteral}
+}
+
+// NullNamed is r named by Java's null when present is false (the field
+// naming it was missing), else r.
+func (r Resource) NullNamed(present bool) Resource {
+	if !present {
+		r.Name, r.Null = "", true
+	}
+	return r
+}
 
 // withoutRetryAndDLQ is NamespaceUtil.withOutRetryAndDLQ.
 func withoutRetryAndDLQ(name string) string {
@@ -238,7 +255,8 @@ func ParseResource(key string) (Resource, bool) {
 	return r, true
 }
 
-// Key is getResourceKey: "*", "Topic:*", "Topic:t*", "Topic:t".
+// Key is getResourceKey: "*", "Topic:*", "Topic:t*", "Topic:t"
+// ("Topic:null" for a null name).
 func (r Resource) Key() string {
 	if r.Type == ResourceAny {
 		return "*"
@@ -248,6 +266,9 @@ func (r Resource) Key() string {
 		return string(r.Type) + ":*"
 	case PatternPrefixed:
 		return string(r.Type) + ":" + r.Name + "*"
+	}
+	if r.Null {
+		return string(r.Type) + ":null"
 	}
 	return string(r.Type) + ":" + r.Name
 }
@@ -264,9 +285,9 @@ func (r Resource) Matches(x Resource) bool {
 	case PatternAny:
 		return true
 	case PatternLiteral:
-		return x.Name == r.Name
+		return !x.Null && x.Name == r.Name
 	case PatternPrefixed:
-		return strings.HasPrefix(x.Name, r.Name)
+		return !x.Null && strings.HasPrefix(x.Name, r.Name)
 	}
 	return false
 }

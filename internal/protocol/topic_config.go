@@ -17,6 +17,10 @@ const (
 	MultiTag  TopicFilterType = "MULTI_TAG"
 )
 
+// Valid is whether TopicFilterType.valueOf takes t: exactly one of the
+// names, case and blanks included.
+func (t TopicFilterType) Valid() bool { return t == SingleTag || t == MultiTag }
+
 // Java's TopicConfig defaults.
 const (
 	DefaultReadQueueNums  int32 = 16

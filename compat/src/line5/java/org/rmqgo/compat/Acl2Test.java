@@ -1,9 +1,16 @@
 package org.rmqgo.compat;
 
 import com.alibaba.fastjson.JSON;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
@@ -32,6 +39,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -39,9 +47,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * ACL 2.0 on a 5.3.3 broker (authenticationEnabled and authorizationEnabled with the Local metadata
  * providers, initAuthenticationUser the super user; compat/acl2-suite.sh): users and ACLs made through
  * DefaultMQAdminExt, what a permitted, a wrongly signed, an unknown and an unsigned client get, a topic,
- * a group and a source address the ACL does not allow, and the admin calls' answers. Every refusal is
- * NO_PERMISSION (16) with the AuthenticationException's or AuthorizationException's message. The
- * broker also starts with migrateAuthFromV1Enabled=true on compat/acl/plain_acl.yml: its ACL 1.0
+ * a group and a source address the ACL does not allow, requests that lack a header field, and the admin
+ * calls' answers. Every refusal is NO_PERMISSION (16) with the AuthenticationException's or
+ * AuthorizationException's message. The broker also starts with migrateAuthFromV1Enabled=true on compat/acl/plain_acl.yml: its ACL 1.0
  * accounts become users and ACLs.
  */
 @Tag("acl2")
@@ -231,6 +239,93 @@ class Acl2Test {
             assertThrows(Exception.class, () -> rootAdmin.deleteAcl(addr, "User:" + temp, null)), "acl deleted with its last entry");
         rootAdmin.deleteUser(addr, temp);
         assertNull(rootAdmin.getUser(addr, temp));
+    }
+
+    /**
+     * What the authorization context builder (DefaultAuthorizationContextBuilder) makes of a request that
+     * lacks a header field, all on one raw connection, which every answer leaves open. The header decoder
+     * only logs a missing required (@CFNotNull) field, so a missing field of the builder's switch names
+     * the resource "null" and a missing annotated field asks nothing; a header whose checkFields throws
+     * (CreateTopicRequestHeader's topicFilterType, missing or not an enum name) fails the builder:
+     * "parse authorization context error.", once authentication passed.
+     */
+    @Test
+    void missingHeaderFieldsAnswerAsJava() throws Exception {
+        RPCHook root = Acl.hook(SUPER, SUPER_PW);
+        RPCHook normal = Acl.hook(NORMAL, NORMAL_PW);
+        String parse = "parse authorization context error.";
+        try (RawConnection c = new RawConnection(Env.brokerAddr())) {
+            int create = RequestCode.UPDATE_AND_CREATE_TOPIC;
+            assertAnswer(parse, c.call(root, create, createTopic(null), null), "no topicFilterType");
+            assertAnswer(parse, c.call(root, create, createTopic("single_tag"), null), "not an enum name");
+            assertAnswer("User:acl2Nobody is not found.",
+                c.call(Acl.hook("acl2Nobody", "acl2Nobody123"), create, createTopic(null), null), "authentication first");
+            RemotingCommand created = c.call(root, create, createTopic("SINGLE_TAG"), null);
+            assertEquals(0, created.getCode(), created.getRemark());
+
+            Map<String, String> send = sendFields();
+            send.remove("b");
+            assertAnswer(noPermission("Topic:null", "no matched policies."),
+                c.call(normal, RequestCode.SEND_MESSAGE_V2, send, "x".getBytes(StandardCharsets.UTF_8)), "send without b");
+            assertAnswer(noPermission("Group:null", "no matched policies."),
+                c.call(normal, RequestCode.GET_CONSUMER_LIST_BY_GROUP, Map.of(), null), "no consumerGroup");
+            assertNotEquals(NO_PERMISSION,
+                c.call(normal, RequestCode.GET_MAX_OFFSET, Map.of("queueId", "0"), null).getCode(),
+                "no topic field: nothing to authorize");
+        }
+    }
+
+    private static void assertAnswer(String remark, RemotingCommand answer, String what) {
+        assertEquals(new Acl.Answer(NO_PERMISSION, remark), new Acl.Answer(answer.getCode(), answer.getRemark()), what);
+    }
+
+    /** An UPDATE_AND_CREATE_TOPIC header of topic Acl2TopicRaw; filterType null leaves it out. */
+    private static Map<String, String> createTopic(String filterType) {
+        Map<String, String> f = new HashMap<>(Map.of("topic", "Acl2TopicRaw", "defaultTopic", "TBW102",
+            "readQueueNums", "2", "writeQueueNums", "2", "perm", "6", "topicSysFlag", "0", "order", "false"));
+        if (filterType != null) {
+            f.put("topicFilterType", filterType);
+        }
+        return f;
+    }
+
+    /** A SEND_MESSAGE_V2 header (SendMessageRequestHeaderV2's one-letter fields) to Acl2TopicA, queue 0. */
+    private static Map<String, String> sendFields() {
+        return new HashMap<>(Map.ofEntries(Map.entry("a", "acl2RawPG"), Map.entry("b", TOPIC_A),
+            Map.entry("c", "TBW102"), Map.entry("d", "4"), Map.entry("e", "0"), Map.entry("f", "0"),
+            Map.entry("g", Long.toString(System.currentTimeMillis())), Map.entry("h", "0"), Map.entry("i", ""),
+            Map.entry("j", "0"), Map.entry("k", "false"), Map.entry("m", "false")));
+    }
+
+    /** One TCP connection to the broker: each call writes a request and reads its answer on it. */
+    private static final class RawConnection implements AutoCloseable {
+        private final Socket socket = new Socket();
+        private final DataInputStream in;
+
+        RawConnection(String addr) throws IOException {
+            int colon = addr.lastIndexOf(':');
+            socket.connect(new InetSocketAddress(addr.substring(0, colon), Integer.parseInt(addr.substring(colon + 1))), 5000);
+            socket.setSoTimeout(15_000);
+            in = new DataInputStream(socket.getInputStream());
+        }
+
+        /** The request of code, ext fields and body, signed by hook, and the broker's answer. */
+        RemotingCommand call(RPCHook hook, int code, Map<String, String> fields, byte[] body) throws Exception {
+            RemotingCommand req = RemotingCommand.createRequestCommand(code, null);
+            fields.forEach(req::addExtField);
+            req.setBody(body);
+            hook.doBeforeRequest(Env.brokerAddr(), req);
+            ByteBuffer frame = req.encode();
+            socket.getOutputStream().write(frame.array(), 0, frame.limit());
+            byte[] answer = new byte[in.readInt()];
+            in.readFully(answer);
+            return RemotingCommand.decode(answer);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
     }
 
     @Test
