@@ -1,0 +1,144 @@
+package rocksdb
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Write replaces the database in dir (made if absent) by a new one that
+// holds families (ids in that order, families[0] the default) and their
+// keys, as RocksDB's own files would after the writes were made and
+// before a flush:
+//
+//	<t+1>.log          one WriteBatch of every key (sequence 1 on), by family then key
+//	MANIFEST-<t+2>     a VersionEdit per family: the default's with the
+//	                   comparator, log number t+1, next file t+4, last
+//	                   sequence 0; each other's adding it with log number t+1
+//	<t+3>.dbtmp        "MANIFEST-<t+2>\n", renamed to CURRENT
+//
+// where t is the highest file number in dir. Each file is synced before
+// CURRENT moves to it, and the directory after; a crash before the rename
+// leaves the old database whole. The files of the old one (MANIFEST, WAL,
+// SST) are removed after; IDENTITY, OPTIONS and LOCK stay. Nothing may
+// have the database open meanwhile (Java's broker must be stopped).
+func Write(dir string, families []Family) error {
+	if len(families) == 0 || families[0].Name != DefaultFamily {
+		return fmt.Errorf("rocksdb: the first column family must be %q", DefaultFamily)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("rocksdb: %w", err)
+	}
+	old, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("rocksdb: %w", err)
+	}
+	var top uint64
+	for _, de := range old {
+		if n, ok := fileNumber(de.Name()); ok {
+			top = max(top, n)
+		}
+	}
+	logNumber, manifestNumber := top+1, top+2
+	if err := writeSynced(dir, fmt.Sprintf("%06d.log", logNumber), walOf(families)); err != nil {
+		return err
+	}
+	names := make([]string, len(families))
+	for i, f := range families {
+		names[i] = f.Name
+	}
+	var manifest []byte
+	for _, e := range newDBEdits(names, logNumber, top+4) {
+		manifest = appendLogRecord(manifest, e)
+	}
+	manifestName := fmt.Sprintf("MANIFEST-%06d", manifestNumber)
+	if err := writeSynced(dir, manifestName, manifest); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%06d.dbtmp", top+3)
+	if err := writeSynced(dir, tmp, []byte(manifestName+"\n")); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(dir, tmp), filepath.Join(dir, currentFile)); err != nil {
+		return fmt.Errorf("rocksdb: %w", err)
+	}
+	if err := syncDir(dir); err != nil {
+		return err
+	}
+	return removeObsolete(dir, old)
+}
+
+// walOf is a WAL file holding one WriteBatch of every key of families
+// (empty when there is none).
+func walOf(families []Family) []byte {
+	var puts []entry
+	for id, f := range families {
+		keys := make([]string, 0, len(f.Entries))
+		for k := range f.Entries {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			puts = append(puts, entry{cf: uint32(id), key: []byte(k), value: f.Entries[k]})
+		}
+	}
+	if len(puts) == 0 {
+		return nil
+	}
+	return appendLogRecord(nil, appendBatch(nil, 1, puts))
+}
+
+// writeSynced writes a new file and syncs it.
+func writeSynced(dir, name string, data []byte) error {
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("rocksdb: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("rocksdb: %w", err)
+	}
+	return nil
+}
+
+// syncDir syncs a directory (a rename in it).
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("rocksdb: %w", err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("rocksdb: %w", err)
+	}
+	return nil
+}
+
+// removeObsolete removes the MANIFEST, WAL, SST and temporary files of
+// the listing taken before the new database was written.
+func removeObsolete(dir string, old []os.DirEntry) error {
+	for _, de := range old {
+		name := de.Name()
+		if _, ok := fileNumber(name); !ok {
+			continue
+		}
+		if strings.HasPrefix(name, "MANIFEST-") || strings.HasSuffix(name, ".log") ||
+			strings.HasSuffix(name, ".sst") || strings.HasSuffix(name, ".dbtmp") {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
+				return fmt.Errorf("rocksdb: %w", err)
+			}
+		}
+	}
+	return nil
+}
