@@ -293,7 +293,8 @@ compat-mqadmin-acl2: build
 # Issue 17: the users and ACLs of ACL 2.0 where and as the Java 5.3.3 broker
 # keeps them (RocksDB config/users, config/acls; internal/rocksdb), proven
 # with Java's ConfigRocksDBStorage and with one store moved between the
-# Java broker and ours both ways (compat/acl2-rocksdb.sh).
+# Java broker and ours both ways (compat/acl2-rocksdb.sh). About 2 minutes
+# 15 s (11 checks).
 compat-acl2-rocksdb: build
 	sh compat/acl2-rocksdb.sh
 
@@ -301,6 +302,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSplit -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzJSONHeaderFastPath -fuzztime $(FUZZTIME) ./remoting/
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./internal/sql92/
+	$(GO) test -run '^$$' -fuzz FuzzDecoders -fuzztime $(FUZZTIME) ./internal/rocksdb/
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime $(FUZZTIME) ./internal/acl/
 	$(GO) test -run '^$$' -fuzz FuzzAuthorizeRequest -fuzztime $(FUZZTIME) ./internal/auth/
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/

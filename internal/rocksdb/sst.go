@@ -101,7 +101,8 @@ func readTable(data []byte, fn func(key []byte, seq uint64, typ byte, value []by
 
 // readBlock returns a block's contents, uncompressed.
 func readBlock(data []byte, h handle) ([]byte, error) {
-	if h.offset+h.size+blockTrailerSize > uint64(len(data)) || h.offset+h.size < h.offset {
+	n := uint64(len(data))
+	if h.offset > n || h.size > n || h.offset+h.size+blockTrailerSize > n {
 		return nil, fmt.Errorf("%w: block %d+%d past the table's end", ErrCorrupt, h.offset, h.size)
 	}
 	raw := data[h.offset : h.offset+h.size]
