@@ -83,17 +83,29 @@ func decodeBatch(rec []byte, fn func(entry)) error {
 	return nil
 }
 
-// appendBatch appends a WriteBatch of puts, the first at sequence seq.
-func appendBatch(dst []byte, seq uint64, puts []entry) []byte {
+// appendBatch appends a WriteBatch of puts and deletions, the first at
+// sequence seq.
+func appendBatch(dst []byte, seq uint64, entries []entry) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, seq)
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(puts)))
-	for _, e := range puts {
-		if e.cf == 0 {
-			dst = append(dst, typeValue)
-		} else {
-			dst = binary.AppendUvarint(append(dst, typeCFValue), uint64(e.cf))
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(entries)))
+	for _, e := range entries {
+		tag := byte(typeValue)
+		switch {
+		case e.deleted && e.cf == 0:
+			tag = typeDeletion
+		case e.deleted:
+			tag = typeCFDeletion
+		case e.cf != 0:
+			tag = typeCFValue
 		}
-		dst = appendPrefixed(appendPrefixed(dst, e.key), e.value)
+		dst = append(dst, tag)
+		if e.cf != 0 {
+			dst = binary.AppendUvarint(dst, uint64(e.cf))
+		}
+		dst = appendPrefixed(dst, e.key)
+		if !e.deleted {
+			dst = appendPrefixed(dst, e.value)
+		}
 	}
 	return dst
 }

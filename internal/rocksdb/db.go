@@ -88,29 +88,49 @@ func (c cells) put(e entry) {
 // not flushed yet; of the writes of a key the one of the highest sequence
 // number wins, a deletion removes the key.
 func Read(dir string) ([]Family, error) {
-	v, err := readVersion(dir)
+	v, c, err := readCells(dir)
 	if err != nil {
 		return nil, err
+	}
+	return v.live(c), nil
+}
+
+// readCells replays the database: its version and its newest writes.
+func readCells(dir string) (*version, cells, error) {
+	v, err := readVersion(dir)
+	if err != nil {
+		return nil, nil, err
 	}
 	c := cells{}
 	for id, f := range v.families {
 		c[id] = map[string]cell{}
 		for n := range f.files {
 			if err := readTableFile(dir, id, n, c); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	logs, err := fileNumbers(dir, ".log")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, n := range logs {
 		if err := replayWAL(dir, n, v, c); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return v.live(c), nil
+	return v, c, nil
+}
+
+// maxSeq is the highest sequence number of the writes.
+func (c cells) maxSeq() uint64 {
+	var top uint64
+	for _, m := range c {
+		for _, e := range m {
+			top = max(top, e.seq)
+		}
+	}
+	return top
 }
 
 // readVersion replays the MANIFEST that CURRENT names.

@@ -58,3 +58,14 @@ func TestJavaReadsANewDatabaseOfOurs(t *testing.T) {
 	require.NoError(t, Write(db, fams))
 	assert.Equal(t, dumpText(fams), rocksTool(t, "dump", db))
 }
+
+// A Write cut before CURRENT moved, over a database Java wrote and left
+// (killed): RocksDB replays the WAL left and shows the new keys.
+func TestJavaReplaysAWriteCutBeforeCURRENTMoved(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	rocksTool(t, "gen", db, "kill")
+	next := sampleFamilies(20, 30)
+	next[2].Entries["group@topic"] = []byte(`{"forbidden":2}`)
+	cutWrite(t, db, next)
+	assert.Equal(t, dumpText(next), rocksTool(t, "dump", db))
+}

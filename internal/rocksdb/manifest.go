@@ -191,12 +191,12 @@ func appendVarintField(dst []byte, tag, v uint64) []byte {
 // unflushed write is in the WAL logNumber: the default family's edit
 // carries the comparator, the log, next file and last sequence numbers
 // and the largest family id; each other family's edit adds it.
-func newDBEdits(names []string, logNumber, nextFile uint64) [][]byte {
+func newDBEdits(names []string, logNumber, nextFile, lastSeq uint64) [][]byte {
 	var e []byte
 	e = appendPrefixed(binary.AppendUvarint(e, tagComparator), []byte(bytewiseComparator))
 	e = appendVarintField(e, tagLogNumber, logNumber)
 	e = appendVarintField(e, tagNextFileNumber, nextFile)
-	e = appendVarintField(e, tagLastSequence, 0)
+	e = appendVarintField(e, tagLastSequence, lastSeq)
 	e = appendVarintField(e, tagMaxCF, uint64(len(names)-1))
 	edits := [][]byte{e}
 	for id, name := range names[1:] {

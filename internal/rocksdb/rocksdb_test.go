@@ -170,3 +170,29 @@ func TestRewritesWhatJavaWrote(t *testing.T) {
 		})
 	}
 }
+
+// cutWrite writes next over a copy of the database in dir and puts the
+// copy's new WAL into dir: dir is then as a Write of next cut before
+// CURRENT moved would leave it.
+func cutWrite(t *testing.T, dir string, next []Family) {
+	t.Helper()
+	cp := filepath.Join(t.TempDir(), "db")
+	require.NoError(t, exec.Command("cp", "-a", dir, cp).Run())
+	require.NoError(t, Write(cp, next))
+	logs, err := fileNumbers(cp, ".log")
+	require.NoError(t, err)
+	name := fmt.Sprintf("%06d.log", logs[len(logs)-1])
+	data, err := os.ReadFile(filepath.Join(cp, name))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+}
+
+func TestAWriteCutBeforeCURRENTMovedReadsAsTheNewDatabase(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, Write(dir, sampleFamilies(5, 10)))
+	next := sampleFamilies(3, 20) // other values; user00003 and user00004 gone
+	cutWrite(t, dir, next)
+	got, err := Read(dir)
+	require.NoError(t, err)
+	assert.Equal(t, dumpText(next), dumpText(got))
+}

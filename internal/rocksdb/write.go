@@ -1,6 +1,7 @@
 package rocksdb
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,17 +14,24 @@ import (
 // keys, as RocksDB's own files would after the writes were made and
 // before a flush:
 //
-//	<t+1>.log          one WriteBatch of every key (sequence 1 on), by family then key
+//	<t+1>.log          one WriteBatch (sequence s+1 on): every key, by
+//	                   family then key, then a deletion of each key the
+//	                   old database has and the new one has not
 //	MANIFEST-<t+2>     a VersionEdit per family: the default's with the
 //	                   comparator, log number t+1, next file t+4, last
-//	                   sequence 0; each other's adding it with log number t+1
+//	                   sequence s; each other's adding it with log number t+1
 //	<t+3>.dbtmp        "MANIFEST-<t+2>\n", renamed to CURRENT
 //
-// where t is the highest file number in dir. Each file is synced before
-// CURRENT moves to it, and the directory after; a crash before the rename
-// leaves the old database whole. The files of the old one (MANIFEST, WAL,
-// SST) are removed after; IDENTITY, OPTIONS and LOCK stay. Nothing may
-// have the database open meanwhile (Java's broker must be stopped).
+// where t is the highest file number in dir and s the highest sequence
+// number of the old database (0 when none). Each file is synced before
+// CURRENT moves to it, and the directory after. A crash before the rename
+// leaves the old database with a WAL above its own: replayed onto it (by
+// RocksDB or Read), its writes are the newest and its deletions remove
+// what the new one dropped, so the outcome is the new database all the
+// same. The files of the old one (MANIFEST, WAL, SST) are removed after;
+// IDENTITY, OPTIONS and LOCK stay. Nothing may have the database open
+// meanwhile (Java's broker must be stopped). An old database that cannot
+// be read is not replaced (the error is returned).
 func Write(dir string, families []Family) error {
 	if len(families) == 0 || families[0].Name != DefaultFamily {
 		return fmt.Errorf("rocksdb: the first column family must be %q", DefaultFamily)
@@ -42,7 +50,11 @@ func Write(dir string, families []Family) error {
 		}
 	}
 	logNumber, manifestNumber := top+1, top+2
-	if err := writeSynced(dir, fmt.Sprintf("%06d.log", logNumber), walOf(families)); err != nil {
+	wal, lastSeq, err := walReplacing(dir, families)
+	if err != nil {
+		return err
+	}
+	if err := writeSynced(dir, fmt.Sprintf("%06d.log", logNumber), wal); err != nil {
 		return err
 	}
 	names := make([]string, len(families))
@@ -50,7 +62,7 @@ func Write(dir string, families []Family) error {
 		names[i] = f.Name
 	}
 	var manifest []byte
-	for _, e := range newDBEdits(names, logNumber, top+4) {
+	for _, e := range newDBEdits(names, logNumber, top+4, lastSeq) {
 		manifest = appendLogRecord(manifest, e)
 	}
 	manifestName := fmt.Sprintf("MANIFEST-%06d", manifestNumber)
@@ -70,24 +82,48 @@ func Write(dir string, families []Family) error {
 	return removeObsolete(dir, old)
 }
 
-// walOf is a WAL file holding one WriteBatch of every key of families
-// (empty when there is none).
-func walOf(families []Family) []byte {
-	var puts []entry
+// walReplacing is the WAL of the new database (see Write) and the last
+// sequence number before it.
+func walReplacing(dir string, families []Family) ([]byte, uint64, error) {
+	v, c, err := readCells(dir)
+	if errors.Is(err, ErrNotFound) {
+		v, c, err = &version{}, cells{}, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	old := map[string]map[string]cell{}
+	for id, f := range v.families {
+		old[f.name] = c[id]
+	}
+	var entries []entry
 	for id, f := range families {
-		keys := make([]string, 0, len(f.Entries))
-		for k := range f.Entries {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			puts = append(puts, entry{cf: uint32(id), key: []byte(k), value: f.Entries[k]})
+		for _, k := range sortedKeys(f.Entries) {
+			entries = append(entries, entry{cf: uint32(id), key: []byte(k), value: f.Entries[k]})
 		}
 	}
-	if len(puts) == 0 {
-		return nil
+	for id, f := range families {
+		for _, k := range sortedKeys(old[f.Name]) {
+			if _, keep := f.Entries[k]; !keep && !old[f.Name][k].deleted {
+				entries = append(entries, entry{cf: uint32(id), key: []byte(k), deleted: true})
+			}
+		}
 	}
-	return appendLogRecord(nil, appendBatch(nil, 1, puts))
+	last := c.maxSeq()
+	if len(entries) == 0 {
+		return nil, last, nil
+	}
+	return appendLogRecord(nil, appendBatch(nil, last+1, entries)), last, nil
+}
+
+// sortedKeys are a map's keys in RocksDB's (bytewise) order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // writeSynced writes a new file and syncs it.
