@@ -57,29 +57,39 @@ func Write(dir string, families []Family) error {
 	if err := writeSynced(dir, fmt.Sprintf("%06d.log", logNumber), wal); err != nil {
 		return err
 	}
+	manifestName := fmt.Sprintf("MANIFEST-%06d", manifestNumber)
+	if err := writeManifest(dir, manifestName, families, logNumber, top+4, lastSeq); err != nil {
+		return err
+	}
+	if err := setCurrent(dir, fmt.Sprintf("%06d.dbtmp", top+3), manifestName); err != nil {
+		return err
+	}
+	return removeObsolete(dir, old)
+}
+
+// writeManifest writes the MANIFEST of a new database of families.
+func writeManifest(dir, name string, families []Family, logNumber, nextFile, lastSeq uint64) error {
 	names := make([]string, len(families))
 	for i, f := range families {
 		names[i] = f.Name
 	}
 	var manifest []byte
-	for _, e := range newDBEdits(names, logNumber, top+4, lastSeq) {
+	for _, e := range newDBEdits(names, logNumber, nextFile, lastSeq) {
 		manifest = appendLogRecord(manifest, e)
 	}
-	manifestName := fmt.Sprintf("MANIFEST-%06d", manifestNumber)
-	if err := writeSynced(dir, manifestName, manifest); err != nil {
-		return err
-	}
-	tmp := fmt.Sprintf("%06d.dbtmp", top+3)
+	return writeSynced(dir, name, manifest)
+}
+
+// setCurrent points CURRENT at a MANIFEST: a temporary file, synced,
+// renamed, the directory synced.
+func setCurrent(dir, tmp, manifestName string) error {
 	if err := writeSynced(dir, tmp, []byte(manifestName+"\n")); err != nil {
 		return err
 	}
 	if err := os.Rename(filepath.Join(dir, tmp), filepath.Join(dir, currentFile)); err != nil {
 		return fmt.Errorf("rocksdb: %w", err)
 	}
-	if err := syncDir(dir); err != nil {
-		return err
-	}
-	return removeObsolete(dir, old)
+	return syncDir(dir)
 }
 
 // walReplacing is the WAL of the new database (see Write) and the last
