@@ -293,8 +293,8 @@ compat-mqadmin-acl2: build
 # Issue 17: the users and ACLs of ACL 2.0 where and as the Java 5.3.3 broker
 # keeps them (RocksDB config/users, config/acls; internal/rocksdb), proven
 # with Java's ConfigRocksDBStorage and with one store moved between the
-# Java broker and ours both ways (compat/acl2-rocksdb.sh). About 2 minutes
-# 15 s (11 checks).
+# Java broker and ours both ways (compat/acl2-rocksdb.sh). 129 s measured,
+# 244 s on a busy machine (11 checks).
 compat-acl2-rocksdb: build
 	sh compat/acl2-rocksdb.sh
 
