@@ -35,12 +35,11 @@ package broker
 //	                  (as ACL 1.0 finds them) that are not users yet become users and ACLs
 //	                  (AuthMigrator; internal/auth's migrate.go)
 //
-// The users and ACLs live in <storePathRootDir>/config/users.json and
-// acls.json (internal/auth's Store; Java keeps them in RocksDB in
-// config/users and config/acls). Line 4 (4.9.x) has no ACL 2.0: the keys
-// are not read at all (an unknown class name included), as the 4.9.x
-// broker ignores keys it does not know; a broker.conf that sets them gets
-// a warning.
+// The users and ACLs live where Java keeps them, in the RocksDB databases
+// <storePathRootDir>/config/users and config/acls (internal/auth's Store,
+// internal/rocksdb). Line 4 (4.9.x) has no ACL 2.0: the keys are not read
+// at all (an unknown class name included), as the 4.9.x broker ignores
+// keys it does not know; a broker.conf that sets them gets a warning.
 
 import (
 	"errors"
@@ -152,7 +151,7 @@ func newAuthGuard(log *zap.Logger, rp replier, cfg authConfig, configDir, cluste
 		log.Error("[ACL MIGRATE] nothing migrated: authenticationMetadataProvider and authorizationMetadataProvider are needed, as in Java")
 	}
 	log.Info("acl 2.0 enabled", zap.Bool("authentication", cfg.authn), zap.Bool("authorization", cfg.authz),
-		zap.String("users", filepath.Join(configDir, auth.UsersFile)))
+		zap.String("users", filepath.Join(configDir, auth.UsersDB)))
 	return &authGuard{replier: rp, log: log, cfg: cfg, store: st, cluster: cluster,
 		authnAnswers: newAnswerCache(cfg.statefulAuthn, nil), authzAnswers: newAnswerCache(cfg.statefulAuthz, nil)}, nil
 }

@@ -113,7 +113,7 @@ func TestAuthAdminAnswersAsJava(t *testing.T) {
 	assert.Equal(t, int32(remoting.Success), resp.Code)
 	assert.Empty(t, resp.Body)
 
-	_, err := os.Stat(filepath.Join(root, "config", "users.json"))
+	_, err := os.Stat(filepath.Join(root, "config", "users", "CURRENT"))
 	assert.NoError(t, err, "users are kept under the store's config directory")
 }
 

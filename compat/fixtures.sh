@@ -11,6 +11,8 @@
 #   config  internal/protocol/testdata/config/java-*/   compat/configgen/gen.sh
 #   store   testdata/store/java-4.9.7/, java-5.3.3/     compat/store-fixture.sh 4, then 5
 #   seeds   compat/fastjson/seeds/                      compat/fastjson/seeds.sh
+#   rocksdb internal/rocksdb/testdata/java-*/           compat/rocksdbtool/gen.sh
+#           internal/auth/testdata/java-broker/         compat/acl2-rocksdb.sh (make build first)
 #
 # Needs Java 17, Maven and sh; `store` also starts the Java name server and
 # broker (compat/ref-servers.sh, a few minutes; NAMESRV_PORT, BROKER_PORT,
@@ -27,10 +29,10 @@
 set -u
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
 REPO=$(dirname "$COMPAT_DIR")
-ALL="frames bodies config store seeds"
+ALL="frames bodies config store seeds rocksdb"
 
 usage() {
-  sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -44,6 +46,7 @@ dirs() {
     config) echo "internal/protocol/testdata/config" ;;
     store) echo "testdata/store" ;;
     seeds) echo "compat/fastjson/seeds" ;;
+    rocksdb) echo "internal/rocksdb/testdata internal/auth/testdata/java-broker" ;;
   esac
 }
 
@@ -55,6 +58,8 @@ run() {
     config) sh "$COMPAT_DIR/configgen/gen.sh" ;;
     store) sh "$COMPAT_DIR/store-fixture.sh" 4 && sh "$COMPAT_DIR/store-fixture.sh" 5 ;;
     seeds) sh "$COMPAT_DIR/fastjson/seeds.sh" ;;
+    rocksdb) sh "$COMPAT_DIR/rocksdbtool/gen.sh" &&
+      ACL2RDB_FIXTURE=$REPO/internal/auth/testdata/java-broker sh "$COMPAT_DIR/acl2-rocksdb.sh" ;;
   esac
 }
 
@@ -63,7 +68,7 @@ for a in "$@"; do
   case $a in
     -h | --help) usage ;;
     all) SETS="$SETS $ALL" ;;
-    frames | bodies | config | store | seeds) SETS="$SETS $a" ;;
+    frames | bodies | config | store | seeds | rocksdb) SETS="$SETS $a" ;;
     *) log "unknown fixture set: $a"; usage ;;
   esac
 done

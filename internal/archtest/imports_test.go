@@ -28,6 +28,8 @@ var forbidden = map[string][]string{
 	// the JSON engine is a leaf; the bodies build on it alone.
 	"internal/fastjson": {"remoting", "store", "conf", "internal/protocol", "internal/configfile", "internal/sql92"},
 	"internal/protocol": {"remoting", "store", "conf", "internal/configfile", "internal/sql92"},
+	// the RocksDB reader and writer knows files only: a leaf.
+	"internal/rocksdb": {"remoting", "store", "conf", "internal"},
 }
 
 type listedPackage struct {

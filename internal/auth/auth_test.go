@@ -2,7 +2,6 @@ package auth
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rmqgo/rmqgo/internal/acl"
+	"github.com/rmqgo/rmqgo/internal/rocksdb"
 )
 
 func newStore(t *testing.T) *Store {
@@ -173,10 +173,17 @@ func TestStoreKeepsUsersAndAclsAcrossOpens(t *testing.T) {
 	require.NoError(t, s.CreateUser(User{Username: "bob", Password: "bob12345"}))
 	require.NoError(t, s.PutAcl(aclFor("bob", entry("Topic:T*", Allow, []string{"10.0.0.0/8"}, ActionPub, ActionSub))))
 
-	data, err := os.ReadFile(filepath.Join(dir, UsersFile))
+	fams, err := rocksdb.Read(filepath.Join(dir, UsersDB))
 	require.NoError(t, err)
-	assert.Equal(t, `[{"password":"admin123","userStatus":"enable","userType":"Super","username":"admin"},`+
-		`{"password":"bob12345","userStatus":"enable","userType":"Normal","username":"bob"}]`, string(data))
+	require.Equal(t, []string{"default", "kvDataVersion", "forbidden"}, familyNames(fams))
+	assert.Equal(t, `{"password":"bob12345","subjectType":1,"userStatus":1,"userType":2,"username":"bob"}`,
+		string(fams[0].Entries["bob"]))
+	assert.Len(t, fams[0].Entries, 2)
+	fams, err = rocksdb.Read(filepath.Join(dir, AclsDB))
+	require.NoError(t, err)
+	assert.Equal(t, `{"policies":[{"entries":[{"actions":[3,4],"decision":1,"environment":{"sourceIps":["10.0.0.0/8"]},`+
+		`"resource":{"resourceName":"T","resourcePattern":3,"resourceType":4}}],"policyType":1}],`+
+		`"subject":{"subjectType":1,"username":"bob"}}`, string(fams[0].Entries["User:bob"]))
 
 	again, err := OpenStore(dir)
 	require.NoError(t, err)

@@ -12,7 +12,8 @@ import (
 //	            "resource":"Topic:t","sourceIps":["10.0.0.0/8"]}],"policyType":"Custom"}],
 //	           "subject":"User:u"}
 //
-// The users.json and acls.json files of Store hold a list of each.
+// The older users.json and acls.json files (which Store migrates) hold a
+// list of each.
 
 // AppendUserInfo appends a user as UserConverter.convertUser writes it.
 func AppendUserInfo(dst []byte, u User) []byte {

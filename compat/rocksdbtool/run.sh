@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs RocksTool (POSIX sh) with rocketmq-common 5.3.3 and rocketmq-rocksdb
+# 1.0.2 from Maven Central, the RocksDB of the 5.3.3 broker:
+#
+#   sh compat/rocksdbtool/run.sh gen  <dir> clean|kill|mixed   # writes a database, prints its keys
+#   sh compat/rocksdbtool/run.sh dump <dir>                    # opens a database, prints its keys
+#   sh compat/rocksdbtool/run.sh build                         # only build
+#
+# Printed: one line per key, "<column family>\t<key>\t<value>", the
+# families default, kvDataVersion, forbidden in that order, keys as RocksDB
+# iterates them. gen's modes: clean ends with ConfigRocksDBStorage.shutdown
+# (the memtables flushed to SST files), kill with Runtime.halt after
+# flushWAL (the writes only in the WAL, as after kill -9), mixed flushes to
+# an SST halfway and halts after more writes (SST and WAL). dump opens the
+# database read-write, as the broker does (it may flush or rewrite it).
+#
+# The first run, and any after src/ or pom.xml changed, runs `mvn compile
+# dependency:build-classpath` into target/ (MVN names Maven); later runs
+# start java directly. user.home is target/home (RocksDB's LOG goes to
+# its logs/rocketmqlogs, as ConfigHelper.getDBLogDir puts it).
+
+set -eu
+DIR=$(cd "$(dirname "$0")" && pwd)
+MVN=${MVN:-mvn}
+[ $# -ge 1 ] || { sed -n '5,7p' "$0" | sed 's/^# *//' >&2; exit 2; }
+OUT=$DIR/target
+CP=$OUT/classpath.txt
+if [ ! -s "$CP" ] || [ ! -d "$OUT/classes" ] || [ -n "$(find "$DIR/src" "$DIR/pom.xml" -newer "$CP" 2>/dev/null | head -1)" ]; then
+  echo "rocksdbtool: building (mvn compile dependency:build-classpath)" >&2
+  mkdir -p "$OUT"
+  "$MVN" -q -B -Dstyle.color=never -f "$DIR/pom.xml" compile dependency:build-classpath \
+    -Dmdep.includeScope=runtime -Dmdep.outputFile="$CP.tmp" >&2 || { echo "rocksdbtool: build failed" >&2; exit 2; }
+  mv "$CP.tmp" "$CP"
+fi
+[ "$1" = build ] && exit 0
+mkdir -p "$OUT/home"
+exec java -Xmx256m -Duser.home="$OUT/home" -Drocketmq.log.root="$OUT/home/logs" \
+  -cp "$OUT/classes:$(cat "$CP")" org.rmqgo.rocksdbtool.RocksTool "$@"
