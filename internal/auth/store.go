@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/rocksdb"
 )
 
@@ -246,7 +246,7 @@ func (s *Store) Users(filter string) []User {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []User
-	for _, k := range sortedKeys(s.users) {
+	for _, k := range fastjson.SortedKeys(s.users) {
 		if strings.TrimSpace(filter) == "" || strings.Contains(k, filter) {
 			out = append(out, s.users[k])
 		}
@@ -259,19 +259,10 @@ func (s *Store) Acls() []Acl {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]Acl, 0, len(s.acls))
-	for _, k := range sortedKeys(s.acls) {
+	for _, k := range fastjson.SortedKeys(s.acls) {
 		out = append(out, cloneAcl(s.acls[k]))
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // putUser stores a user and writes the file.

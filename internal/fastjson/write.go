@@ -183,7 +183,7 @@ func AppendStringMap(dst []byte, m map[string]string, st Style) []byte {
 	return append(dst, '}')
 }
 
-// sortedKeys returns the keys of m in ascending order.
+// SortedKeys returns the keys of m in ascending order.
 func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -3,9 +3,10 @@ package rocksdb
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -108,12 +109,12 @@ func walReplacing(dir string, families []Family) ([]byte, uint64, error) {
 	}
 	var entries []entry
 	for id, f := range families {
-		for _, k := range sortedKeys(f.Entries) {
+		for _, k := range slices.Sorted(maps.Keys(f.Entries)) {
 			entries = append(entries, entry{cf: uint32(id), key: []byte(k), value: f.Entries[k]})
 		}
 	}
 	for id, f := range families {
-		for _, k := range sortedKeys(old[f.Name]) {
+		for _, k := range slices.Sorted(maps.Keys(old[f.Name])) {
 			if _, keep := f.Entries[k]; !keep && !old[f.Name][k].deleted {
 				entries = append(entries, entry{cf: uint32(id), key: []byte(k), deleted: true})
 			}
@@ -124,16 +125,6 @@ func walReplacing(dir string, families []Family) ([]byte, uint64, error) {
 		return nil, last, nil
 	}
 	return appendLogRecord(nil, appendBatch(nil, last+1, entries)), last, nil
-}
-
-// sortedKeys are a map's keys in RocksDB's (bytewise) order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // writeSynced writes a new file and syncs it.
