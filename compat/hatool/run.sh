@@ -12,7 +12,6 @@
 # -Xmx512m") and JAVA_OPTS add JVM flags; MVN names Maven.
 set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
-MVN=${MVN:-mvn}
 JAVA_HEAP=${JAVA_HEAP:--Xms128m -Xmx512m}
 JAVA_OPTS=${JAVA_OPTS:-}
 HATOOL_HOME=${HATOOL_HOME:-$DIR/target/home}
@@ -35,15 +34,9 @@ case $CLASS in
 esac
 
 OUT=$DIR/target/line$LINE
-CP=$OUT/classpath.txt
-if [ ! -s "$CP" ] || [ ! -d "$OUT/classes" ] || [ -n "$(find "$DIR/src" "$DIR/pom.xml" -newer "$CP" 2>/dev/null | head -1)" ]; then
-  echo "hatool: building line $LINE (mvn compile dependency:build-classpath)" >&2
-  mkdir -p "$OUT"
-  # shellcheck disable=SC2086
-  "$MVN" -q -B -Dstyle.color=never -f "$DIR/pom.xml" $PROFILE compile dependency:build-classpath \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$CP.tmp" >&2 || { echo "hatool: build failed" >&2; exit 2; }
-  mv "$CP.tmp" "$CP"
-fi
+. "$DIR/../java-tool-lib.sh"
+# shellcheck disable=SC2086
+java_tool_classpath hatool "$DIR" "$OUT" $PROFILE
 
 [ "$CLASS" = build ] && exit 0
 

@@ -21,17 +21,10 @@
 
 set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
-MVN=${MVN:-mvn}
 [ $# -ge 1 ] || { sed -n '5,7p' "$0" | sed 's/^# *//' >&2; exit 2; }
 OUT=$DIR/target
-CP=$OUT/classpath.txt
-if [ ! -s "$CP" ] || [ ! -d "$OUT/classes" ] || [ -n "$(find "$DIR/src" "$DIR/pom.xml" -newer "$CP" 2>/dev/null | head -1)" ]; then
-  echo "rocksdbtool: building (mvn compile dependency:build-classpath)" >&2
-  mkdir -p "$OUT"
-  "$MVN" -q -B -Dstyle.color=never -f "$DIR/pom.xml" compile dependency:build-classpath \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$CP.tmp" >&2 || { echo "rocksdbtool: build failed" >&2; exit 2; }
-  mv "$CP.tmp" "$CP"
-fi
+. "$DIR/../java-tool-lib.sh"
+java_tool_classpath rocksdbtool "$DIR" "$OUT"
 [ "$1" = build ] && exit 0
 mkdir -p "$OUT/home"
 exec java -Xmx256m -Duser.home="$OUT/home" -Drocketmq.log.root="$OUT/home/logs" \

@@ -27,7 +27,6 @@
 
 set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
-MVN=${MVN:-mvn}
 JAVA_HEAP=${JAVA_HEAP:--Xms256m -Xmx1g}
 JAVA_OPTS=${JAVA_OPTS:-}
 
@@ -49,15 +48,9 @@ case $CLASS in
 esac
 
 OUT=$DIR/target/line$LINE
-CP=$OUT/classpath.txt
-if [ ! -s "$CP" ] || [ ! -d "$OUT/classes" ] || [ -n "$(find "$DIR/src" "$DIR/pom.xml" -newer "$CP" 2>/dev/null | head -1)" ]; then
-  echo "storetool: building line $LINE (mvn compile dependency:build-classpath)" >&2
-  mkdir -p "$OUT"
-  # shellcheck disable=SC2086
-  "$MVN" -q -B -Dstyle.color=never -f "$DIR/pom.xml" $PROFILE compile dependency:build-classpath \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$CP.tmp" >&2 || { echo "storetool: build failed" >&2; exit 2; }
-  mv "$CP.tmp" "$CP"
-fi
+. "$DIR/../java-tool-lib.sh"
+# shellcheck disable=SC2086
+java_tool_classpath storetool "$DIR" "$OUT" $PROFILE
 
 [ "$CLASS" = build ] && exit 0
 
