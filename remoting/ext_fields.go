@@ -12,8 +12,11 @@ import (
 // searched in order rather than a map: decoding one is an append into a
 // slice sized from the header (one allocation, no hashing), where a map
 // cost an allocation of its table and a hash per insert and per lookup.
-// A key appears at most once (Set replaces); the order is the order the
-// fields were decoded or set, and encoders write them sorted by key.
+// The order is the order the fields were decoded or set, and encoders
+// write them sorted by key (a stable sort). A decoder appends what it
+// reads without looking for the key, so a header that repeats a key
+// holds it twice; the later one counts, as in Java's map (Get and Set
+// look from the end, and a Java peer reading both keeps the later).
 type ExtFields []ExtField
 
 // ExtField is one header field.
@@ -37,26 +40,32 @@ func FieldsOf(m map[string]string) ExtFields {
 
 // Get returns a field and whether it is present.
 func (f ExtFields) Get(key string) (string, bool) {
-	for i := range f {
-		if f[i].Key == key {
-			return f[i].Value, true
-		}
+	if i := f.index(key); i >= 0 {
+		return f[i].Value, true
 	}
 	return "", false
 }
 
 // Set puts a field; an existing key keeps its place.
 func (f *ExtFields) Set(key, value string) {
-	for i := range *f {
-		if (*f)[i].Key == key {
-			(*f)[i].Value = value
-			return
-		}
+	if i := f.index(key); i >= 0 {
+		(*f)[i].Value = value
+		return
 	}
 	*f = append(*f, ExtField{key, value})
 }
 
-// Delete removes a field.
+// index is where the last field named key is, or -1.
+func (f ExtFields) index(key string) int {
+	for i := len(f) - 1; i >= 0; i-- {
+		if f[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Delete removes a field (every copy of it).
 func (f *ExtFields) Delete(key string) {
 	*f = slices.DeleteFunc(*f, func(e ExtField) bool { return e.Key == key })
 }
@@ -84,7 +93,7 @@ func (f ExtFields) Equal(g ExtFields) bool {
 
 // sort orders the fields by key, as the encoders write them.
 func (f ExtFields) sort() {
-	slices.SortFunc(f, func(a, b ExtField) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(f, func(a, b ExtField) int { return strings.Compare(a.Key, b.Key) })
 }
 
 // sorted returns the fields sorted by key, in buf's storage when they fit

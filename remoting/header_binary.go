@@ -105,7 +105,7 @@ func decodeBinaryExtFields(b []byte) (ExtFields, error) {
 		key := s[i+2 : i+2+keyLen]
 		i += 2 + keyLen
 		valueLen := int(binary.BigEndian.Uint32(b[i:]))
-		f.Set(key, s[i+4:i+4+valueLen])
+		f = append(f, ExtField{key, s[i+4 : i+4+valueLen]})
 		i += 4 + valueLen
 	}
 	return f, nil

@@ -233,7 +233,7 @@ func readJSONStringMap(it *jsoniter.Iterator) ExtFields {
 	m := make(ExtFields, 0, 16)
 	it.ReadMapCB(func(it *jsoniter.Iterator, key string) bool {
 		if v, ok := readJSONScalar(it); ok {
-			m.Set(key, v)
+			m = append(m, ExtField{key, v})
 		}
 		return it.Error == nil
 	})

@@ -115,7 +115,7 @@ func (p *fastHeaderParser) fields() (ExtFields, bool) {
 		if !ok {
 			return nil, false
 		}
-		f.Set(k, v)
+		f = append(f, ExtField{k, v})
 		switch p.next() {
 		case ',':
 			continue
