@@ -55,7 +55,7 @@ func readUserInfo(r *fastjson.Reader, u *UserInfo) error {
 		return nil
 	}
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "username":
 			u.Username, err = r.Str()
 		case "password":
@@ -146,7 +146,7 @@ func DecodeUserInfos(data []byte) ([]UserInfo, error) {
 
 func readAclInfo(r *fastjson.Reader, a *AclInfo) error {
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "subject":
 			a.Subject, err = r.Str()
 		case "policies":
@@ -167,7 +167,7 @@ func readAclInfo(r *fastjson.Reader, a *AclInfo) error {
 
 func readPolicyInfo(r *fastjson.Reader, p *PolicyInfo) error {
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "policytype":
 			p.PolicyType, err = r.Str()
 		case "entries":
@@ -188,7 +188,7 @@ func readPolicyInfo(r *fastjson.Reader, p *PolicyInfo) error {
 
 func readEntryInfo(r *fastjson.Reader, e *PolicyEntryInfo) error {
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "resource":
 			e.Resource, err = r.Str()
 		case "actions":
