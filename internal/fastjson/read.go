@@ -54,10 +54,15 @@ type Reader struct {
 	// nullKey and bareKey are set while the value of a bare null key, of
 	// an unquoted key, is read.
 	nullKey, bareKey bool
-	// props remembers Property of the bean property names met, by their
-	// text (see property).
-	props map[string]string
+	// props remembers Property of the bean property names met, in the
+	// order first met; nextProp is where the next name is looked for
+	// first (see property).
+	props    []propName
+	nextProp int
 }
+
+// propName is a property name as written and as Property normalizes it.
+type propName struct{ text, prop string }
 
 // Decode runs fn on the single top-level value of data and checks that
 // nothing but whitespace, comments and NUL bytes follows it.
@@ -327,14 +332,19 @@ func (r *Reader) keyText(keys keyKind) ([]byte, error) {
 }
 
 // maxProps bounds how many property names a reader remembers.
-const maxProps = 256
+const maxProps = 64
 
 // property is Property of a bean's key text, remembered by the reader: a
 // body of many beans (10,000 topic configs) spells the same few names
-// again and again, and each is normalized, and copied, once.
+// again and again, in the same order, so each is normalized, and copied,
+// once, and each is found at once after the one before it.
 func (r *Reader) property(text []byte, quoted bool) string {
-	if p, ok := r.props[string(text)]; ok {
-		return p
+	for i := range r.props {
+		j := (r.nextProp + i) % len(r.props)
+		if string(text) == r.props[j].text {
+			r.nextProp = j + 1
+			return r.props[j].prop
+		}
 	}
 	key := string(text)
 	if quoted {
@@ -342,10 +352,8 @@ func (r *Reader) property(text []byte, quoted bool) string {
 	}
 	p := Property(key)
 	if len(r.props) < maxProps && utf8.Valid(text) {
-		if r.props == nil {
-			r.props = make(map[string]string)
-		}
-		r.props[key] = p
+		r.props = append(r.props, propName{key, p})
+		r.nextProp = len(r.props)
 	}
 	return p
 }
