@@ -4,13 +4,18 @@ package remoting
 //
 // MaxOutbound bounds one connection's unsent response bytes (hygiene.go);
 // MaxOutboundTotal bounds their sum over the server's gnet connections.
-// While the sum is within it, nothing changes. Above it, a connection
-// that holds unsent bytes is held: its buffered requests are not decoded
-// (no new responses are made for it) until it has handed all its bytes to
-// the socket, or until the sum falls below half the bound (the low-water
-// mark). A connection that holds nothing decodes one request per turn
-// while the sum is over, so a burst of pipelined requests cannot slip in
-// whole. Java 5.x does the same per connection with Netty's write-buffer
+// While the sum is within it, nothing changes. Above it:
+//
+//   - a connection hands gnet what its socket takes and at most one more
+//     16 KiB chunk: the rest of its responses wait in its outbox, where a
+//     pull's frames still point into the mapped commitlog instead of being
+//     copied into gnet's buffer;
+//   - a connection that holds unsent bytes is held: its buffered requests
+//     are not decoded (no new responses are made for it) until it has
+//     handed all its bytes to the socket, or until the sum falls below half
+//     the bound (the low-water mark);
+//   - a connection that holds nothing decodes one request per turn, so a
+//     burst of pipelined requests cannot slip in whole. Java 5.x does the same per connection with Netty's write-buffer
 // marks (64 KiB high, 32 KiB low: it stops reading a channel that is not
 // writable); 4.9.x has no bound at all.
 //
@@ -20,10 +25,11 @@ package remoting
 //
 // gnet drains a connection's outbound buffer without telling the handler,
 // so each connection's share of the sum is its outbound buffer as of its
-// last turn. Connections that owe bytes, or hold requests back, are
-// watched: every recheckTick the server wakes those that hold requests
-// back, and, while the sum is over the low-water mark, those that owe
-// bytes, so that their share is counted again and held ones resume.
+// last turn. Connections that owe bytes, or hold requests or responses
+// back, are watched: every recheckTick the server wakes those that hold
+// something back, and, while the sum is over the low-water mark, those
+// that owe bytes, so that their share is counted again and held ones go
+// on.
 // Connections served over crypto/tls (server_tls.go) are bounded by
 // MaxOutbound alone.
 
@@ -53,7 +59,7 @@ type outboundTotal struct {
 
 	mu sync.Mutex
 	// watched maps each watched connection to whether it holds requests
-	// back.
+	// or responses back.
 	watched map[*serverConn]bool
 }
 
@@ -74,6 +80,20 @@ func (s *Server) OutboundBytes() int64 { return s.outbound.bytes.Load() }
 
 // boundsTotal tells whether MaxOutboundTotal applies.
 func (s *Server) boundsTotal() bool { return s.opts.MaxOutboundTotal > 0 }
+
+// sparingChunk is what a connection hands gnet at a time while the sum is
+// over its bound.
+const sparingChunk = 16 << 10
+
+// flush writes the connection's queued frames: all of them while the sum
+// is within its bound, else only what the socket takes, and one chunk;
+// queued tells whether some were left for later (event loop only).
+func (s *Server) flush(sc *serverConn) (wrote, queued bool) {
+	if s.boundsTotal() && s.outbound.bytes.Load() > int64(s.opts.MaxOutboundTotal) {
+		return sc.out.flushSparingly(sparingChunk)
+	}
+	return sc.out.flush(), false
+}
 
 // recount brings the connection's share of the sum up to date (event loop
 // only).
@@ -115,13 +135,13 @@ func (s *Server) frameAllowance(sc *serverConn) (allowance int, close bool) {
 }
 
 // watch records whether the connection must be woken: it owes bytes, or
-// framesLeft says it holds requests back (event loop only).
-func (s *Server) watch(sc *serverConn, framesLeft bool) {
-	watched := sc.share.counted > 0 || framesLeft
-	if watched == sc.share.watched && framesLeft == sc.share.holdingBack {
+// holdingBack says it holds requests or responses back (event loop only).
+func (s *Server) watch(sc *serverConn, holdingBack bool) {
+	watched := sc.share.counted > 0 || holdingBack
+	if watched == sc.share.watched && holdingBack == sc.share.holdingBack {
 		return
 	}
-	sc.share.watched, sc.share.holdingBack = watched, framesLeft
+	sc.share.watched, sc.share.holdingBack = watched, holdingBack
 	s.outbound.mu.Lock()
 	defer s.outbound.mu.Unlock()
 	if !watched {
@@ -131,7 +151,7 @@ func (s *Server) watch(sc *serverConn, framesLeft bool) {
 	if s.outbound.watched == nil {
 		s.outbound.watched = make(map[*serverConn]bool)
 	}
-	s.outbound.watched[sc] = framesLeft
+	s.outbound.watched[sc] = holdingBack
 }
 
 // forget removes a closed connection's share (event loop only).
@@ -141,7 +161,7 @@ func (s *Server) forget(sc *serverConn) {
 	s.watch(sc, false)
 }
 
-// wakeWatched wakes the watched connections that hold requests back, and
+// wakeWatched wakes the watched connections that hold something back, and
 // while the sum is over the low-water mark those that owe bytes.
 func (s *Server) wakeWatched() {
 	all := s.outbound.bytes.Load() >= int64(s.opts.MaxOutboundTotal)/2

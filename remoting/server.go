@@ -266,7 +266,8 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		}
 	}
 	read := c.InboundBuffered() != sc.buffered
-	if sc.out.flush() || read {
+	wrote, queued := s.flush(sc)
+	if wrote || read {
 		s.touch(&sc.activity)
 	}
 	if s.overOutbound(sc) {
@@ -279,7 +280,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	action := s.decode(c, sc.ch, allowance)
 	sc.buffered = c.InboundBuffered()
 	if s.boundsTotal() {
-		s.watch(sc, allowance >= 0 && sc.buffered > 0)
+		s.watch(sc, queued || allowance >= 0 && sc.buffered > 0)
 	}
 	return action
 }
