@@ -15,7 +15,9 @@ package remoting
 //     handed all its bytes to the socket, or until the sum falls below half
 //     the bound (the low-water mark);
 //   - a connection that holds nothing decodes one request per turn, so a
-//     burst of pipelined requests cannot slip in whole. Java 5.x does the same per connection with Netty's write-buffer
+//     burst of pipelined requests cannot slip in whole.
+//
+// Java 5.x holds each connection the same way with Netty's write-buffer
 // marks (64 KiB high, 32 KiB low: it stops reading a channel that is not
 // writable); 4.9.x has no bound at all.
 //
@@ -29,8 +31,7 @@ package remoting
 // back, are watched: every recheckTick the server wakes those that hold
 // something back, and, while the sum is over the low-water mark, those
 // that owe bytes, so that their share is counted again and held ones go
-// on.
-// Connections served over crypto/tls (server_tls.go) are bounded by
+// on. Connections served over crypto/tls (server_tls.go) are bounded by
 // MaxOutbound alone.
 
 import (
