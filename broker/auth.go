@@ -210,7 +210,7 @@ func readJSONPair(text, k1, k2 string) ([2]string, error) {
 	var out [2]string
 	err := fastjson.Decode([]byte(text), func(r *fastjson.Reader) error {
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case k1:
 				out[0], err = r.Str()
 			case k2:

@@ -243,7 +243,9 @@ func (t *routeTable) putQueueDataLocked(topic string, q protocol.QueueData) {
 		m = make(map[string]protocol.QueueData, 2)
 		t.topics[topic] = m
 		t.log.Info("new topic registered", zap.String("topic", topic), zap.String("brokerName", q.BrokerName))
-	} else if old, ok := m[q.BrokerName]; ok && old != q {
+	} else if old, ok := m[q.BrokerName]; ok && old == q {
+		return // a broker's registration repeats most of its topics unchanged
+	} else if ok {
 		t.log.Info("topic changed", zap.String("topic", topic), zap.Any("old", old), zap.Any("new", q))
 	}
 	m[q.BrokerName] = q

@@ -39,11 +39,11 @@ package remoting
 // (writeBufferHighWaterMark, Netty's 64 KiB unless set) and resumes below
 // the low one, and the idle timeout eventually closes a client that never
 // drains; 4.9.x does not even stop reading, so its buffer is unbounded.
-// gnet cannot stop reading one connection (it reads whatever the socket
-// has into the connection's inbound buffer), so pausing would only move
-// the growth from the outbound buffer to the inbound one; closing at a
-// bound far above what a slow but live client holds (DefaultMaxOutbound,
-// 64 MiB: hundreds of full pull responses) keeps both bounded.
+// Here the per-connection bound stays far above what a slow but live
+// client holds (DefaultMaxOutbound, 64 MiB: hundreds of full pull
+// responses), and ServerOptions.MaxOutboundTotal bounds the sum over
+// connections by holding back the requests of those that do not read
+// (outbound_total.go).
 //
 // Settings of Java's NettyServerConfig that size Netty's threads
 // (serverSelectorThreads, serverWorkerThreads,
@@ -114,13 +114,26 @@ func (s *Server) trackClose(c idleConn) {
 }
 
 // OnTick advances the coarse clock and closes the connections idle for
-// IdleTimeout. gnet runs it on its own goroutine, never on an event loop;
-// closing a connection from here only queues the close to its loop.
+// IdleTimeout, and wakes the connections the bound on all unsent bytes
+// watches (outbound_total.go). gnet runs it on its own goroutine, never on
+// an event loop; closing or waking a connection from here only queues the
+// work to its loop.
 func (s *Server) OnTick() (time.Duration, gnet.Action) {
-	now := int64(time.Since(s.epoch))
-	s.clock.Store(now)
-	s.closeIdle(now)
-	return idleTick(s.opts.IdleTimeout), gnet.None
+	next := maxIdleTick
+	if s.opts.IdleTimeout > 0 {
+		next = idleTick(s.opts.IdleTimeout)
+		now := int64(time.Since(s.epoch))
+		s.clock.Store(now)
+		if now >= s.nextIdleScan {
+			s.closeIdle(now)
+			s.nextIdleScan = now + int64(next)
+		}
+	}
+	if s.boundsTotal() {
+		s.wakeWatched()
+		next = min(next, recheckTick)
+	}
+	return next, gnet.None
 }
 
 // closeIdle closes every connection quiet since before now-IdleTimeout.

@@ -32,8 +32,9 @@ func eventually(t *testing.T, cond func() bool, msg string) {
 }
 
 // startHygieneServer is the echo server with the given limits; closed
-// receives each channel the server closes or loses.
-func startHygieneServer(t *testing.T, opts ServerOptions) (*Server, chan *Channel) {
+// receives each channel the server closes or loses. handlers, when set,
+// are served too, on the same pool.
+func startHygieneServer(t *testing.T, opts ServerOptions, handlers ...func(*Router, *Pool)) (*Server, chan *Channel) {
 	t.Helper()
 	log := zaptest.NewLogger(t)
 	r := NewRouter(log)
@@ -43,6 +44,9 @@ func startHygieneServer(t *testing.T, opts ServerOptions) (*Server, chan *Channe
 		resp.Body = req.Cmd.Body
 		return resp
 	})
+	for _, h := range handlers {
+		h(r, pool)
+	}
 	closed := make(chan *Channel, 64)
 	opts.Addr, opts.Router, opts.Logger, opts.EventLoops = "127.0.0.1:0", r, log, 2
 	opts.OnClose = func(ch *Channel) { closed <- ch }

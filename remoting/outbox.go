@@ -77,19 +77,67 @@ func (o *outbox) flush() bool {
 	frames, dones := o.frames, o.dones
 	o.frames, o.dones, o.woken = o.spare[:0], nil, false
 	o.mu.Unlock()
-	for rest := frames; len(rest) > 0; {
-		n := min(len(rest), maxIovecs)
-		if _, err := o.c.Writev(rest[:n]); err != nil {
-			break // gnet closes the connection; OnClose drops the rest
-		}
-		rest = rest[n:]
-	}
+	o.write(frames)
 	clear(frames)
 	o.spare = frames
 	for _, done := range dones {
 		done()
 	}
 	return len(frames) > 0
+}
+
+// flushSparingly is flush while the bound on all unsent bytes is exceeded
+// (outbound_total.go): it hands the queued frames to gnet about chunk
+// bytes at a time, and only while gnet holds none of the connection's
+// bytes, so that gnet copies at most one chunk that the socket does not
+// take; the rest stays queued, where a pull's frames still point into the
+// mapped commitlog. The dones run once nothing is left. It tells whether
+// it wrote anything and whether frames are left (event loop only).
+func (o *outbox) flushSparingly(chunk int) (wrote, left bool) {
+	for o.c.OutboundBuffered() == 0 {
+		frames, dones, rest := o.takeChunk(chunk)
+		o.write(frames)
+		clear(frames)
+		for _, done := range dones {
+			done()
+		}
+		wrote = wrote || len(frames) > 0
+		if left = rest; !left {
+			return wrote, false
+		}
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return wrote, len(o.frames) > 0
+}
+
+// takeChunk takes the queued frames up to about chunk bytes (one at
+// least), and the dones once nothing is left; left tells whether frames
+// remain.
+func (o *outbox) takeChunk(chunk int) (frames [][]byte, dones []func(), left bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.woken = false
+	n := 0
+	for size := 0; n < len(o.frames) && (n == 0 || size+len(o.frames[n]) <= chunk); n++ {
+		size += len(o.frames[n])
+	}
+	frames, o.frames = o.frames[:n:n], o.frames[n:]
+	if len(o.frames) == 0 {
+		dones, o.dones = o.dones, nil
+	}
+	return frames, dones, len(o.frames) > 0
+}
+
+// write hands frames to gnet in as few writev calls as IOV_MAX allows.
+func (o *outbox) write(frames [][]byte) {
+	for rest := frames; len(rest) > 0; {
+		n := min(len(rest), maxIovecs)
+		if _, err := o.c.Writev(rest[:n]); err != nil {
+			return // gnet closes the connection; OnClose drops the rest
+		}
+		rest = rest[n:]
+	}
 }
 
 // drop discards what is queued, for a connection that has gone, and

@@ -68,3 +68,45 @@ func TestOutboxOfAClosedConnectionReleasesPartsAndRefuses(t *testing.T) {
 	o.flush()
 	assert.Empty(t, conn.writevs, "nothing is written after the close")
 }
+
+// backedUpConn is a recordingConn whose socket takes socketRoom bytes and
+// then no more: gnet would buffer the rest (OutboundBuffered).
+type backedUpConn struct {
+	recordingConn
+	socketRoom, buffered int
+}
+
+func (c *backedUpConn) Writev(bs [][]byte) (int, error) {
+	n, err := c.recordingConn.Writev(bs)
+	taken := min(n, c.socketRoom)
+	c.socketRoom -= taken
+	c.buffered += n - taken
+	return n, err
+}
+
+func (c *backedUpConn) OutboundBuffered() int { return c.buffered }
+
+func TestSparingFlushHandsGnetWhatTheSocketTakesAndOneChunk(t *testing.T) {
+	conn := &backedUpConn{socketRoom: 10 << 10}
+	o := newOutbox(conn)
+	released := 0
+	for range 64 {
+		require.NoError(t, o.writeFrameParts([][]byte{make([]byte, 1<<10)}, func() { released++ }))
+	}
+	wrote, left := o.flushSparingly(4 << 10)
+	assert.True(t, wrote)
+	assert.True(t, left, "what the socket did not take stays queued")
+	assert.Len(t, conn.writevs, 12, "the socket's 10 KiB in 4 KiB chunks, then the chunk gnet buffers")
+	assert.Equal(t, 2<<10, conn.buffered, "gnet buffers less than one chunk")
+	assert.Zero(t, released, "parts are kept until all are written")
+
+	wrote, left = o.flushSparingly(4 << 10)
+	assert.False(t, wrote, "nothing more while gnet holds bytes")
+	assert.True(t, left)
+
+	conn.buffered, conn.socketRoom = 0, 1<<20 // the client read everything
+	_, left = o.flushSparingly(4 << 10)
+	assert.False(t, left)
+	assert.Len(t, conn.writevs, 64, "every frame, in order")
+	assert.Equal(t, 64, released)
+}

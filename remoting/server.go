@@ -35,6 +35,11 @@ type ServerOptions struct {
 	// over it, the connection is closed. 0 means DefaultMaxOutbound; a
 	// negative value leaves it unbounded (see hygiene.go).
 	MaxOutbound int
+	// MaxOutboundTotal bounds the sum over connections of their unsent
+	// response bytes: over it, connections that do not read are held (see
+	// outbound_total.go). 0 means DefaultMaxOutboundTotal; a negative
+	// value leaves the sum unbounded.
+	MaxOutboundTotal int
 	// OnOpen and OnClose, when set, are told of each connection. A
 	// connection that turns out to open a TLS handshake is told closed
 	// and opened again as the TLS connection it becomes.
@@ -72,6 +77,12 @@ type Server struct {
 
 	// tls holds the connections served over crypto/tls.
 	tls tlsConns
+
+	// outbound is the account of unsent bytes (outbound_total.go).
+	outbound outboundTotal
+	// nextIdleScan is the clock reading of the next idle scan (ticker
+	// goroutine only).
+	nextIdleScan int64
 }
 
 // NewServer returns a server that is not yet listening.
@@ -88,6 +99,9 @@ func NewServer(opts ServerOptions) *Server {
 	if opts.MaxOutbound == 0 {
 		opts.MaxOutbound = DefaultMaxOutbound
 	}
+	if opts.MaxOutboundTotal == 0 {
+		opts.MaxOutboundTotal = DefaultMaxOutboundTotal
+	}
 	return &Server{opts: opts, log: opts.Logger, booted: make(chan error, 1), stopped: make(chan error, 1),
 		epoch: time.Now()}
 }
@@ -102,7 +116,7 @@ func (s *Server) Start() error {
 			gnet.WithNumEventLoop(s.opts.EventLoops),
 			gnet.WithReuseAddr(true),
 			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
-			gnet.WithTicker(s.opts.IdleTimeout > 0),
+			gnet.WithTicker(s.opts.IdleTimeout > 0 || s.boundsTotal()),
 			gnet.WithLogger(s.log.Sugar()))
 		select {
 		case s.booted <- fmt.Errorf("remoting: listen on %s: %w", s.opts.Addr, errOrClosed(err)):
@@ -180,6 +194,8 @@ type serverConn struct {
 	// handedOver is set when the connection leaves gnet to be served
 	// over TLS: its channel lives on (event loop only).
 	handedOver bool
+	// share is the connection's part in the bound on all unsent bytes.
+	share outboundShare
 	activity
 }
 
@@ -216,6 +232,7 @@ func (s *Server) OnClose(c gnet.Conn, err error) gnet.Action {
 		return gnet.None
 	}
 	sc.out.drop()
+	s.forget(sc)
 	s.trackClose(sc)
 	if !sc.handedOver {
 		s.closed(sc.ch, err)
@@ -235,11 +252,12 @@ func (s *Server) closed(ch *Channel, err error) {
 }
 
 // OnTraffic writes the frames queued for the connection, then decodes
-// every whole frame buffered and dispatches it. It also runs when a handler
-// wakes the connection to write. A broken stream, or a client that leaves
-// more than MaxOutbound bytes of responses unread, closes only this
-// connection. A connection's first bytes decide whether it stays here or
-// is served over TLS (server_tls.go).
+// every whole frame buffered, or as many as the bound on all unsent bytes
+// allows (outbound_total.go), and dispatches them. It also runs when a
+// handler or the ticker wakes the connection. A broken stream, or a client
+// that leaves more than MaxOutbound bytes of responses unread, closes only
+// this connection. A connection's first bytes decide whether it stays here
+// or is served over TLS (server_tls.go).
 func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	sc := c.Context().(*serverConn)
 	if !sc.sniffed {
@@ -248,21 +266,30 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		}
 	}
 	read := c.InboundBuffered() != sc.buffered
-	if sc.out.flush() || read {
+	wrote, queued := s.flush(sc)
+	if wrote || read {
 		s.touch(&sc.activity)
 	}
 	if s.overOutbound(sc) {
 		return gnet.Close
 	}
-	action := s.decode(c, sc.ch)
+	allowance, closeIt := s.frameAllowance(sc)
+	if closeIt {
+		return gnet.Close
+	}
+	action := s.decode(c, sc.ch, allowance)
 	sc.buffered = c.InboundBuffered()
+	if s.boundsTotal() {
+		s.watch(sc, queued || allowance >= 0 && sc.buffered > 0)
+	}
 	return action
 }
 
-// decode dispatches every whole frame buffered; it closes the connection
-// on a bad frame or an oversize length.
-func (s *Server) decode(c gnet.Conn, ch *Channel) gnet.Action {
-	for {
+// decode dispatches the whole frames buffered, at most allowance of them
+// unless it is negative; it closes the connection on a bad frame or an
+// oversize length.
+func (s *Server) decode(c gnet.Conn, ch *Channel, allowance int) gnet.Action {
+	for ; allowance != 0; allowance-- {
 		head, err := c.Peek(lengthFieldSize)
 		if err != nil {
 			return gnet.None
@@ -284,6 +311,7 @@ func (s *Server) decode(c gnet.Conn, ch *Channel) gnet.Action {
 		s.log.Warn("closing connection on a bad frame", zap.String("remote", ch.remote), zap.Error(err))
 		return gnet.Close
 	}
+	return gnet.None
 }
 
 // route sends a response to its waiting call, and a request to the router.

@@ -56,7 +56,7 @@ func readUserInfo(r *fastjson.Reader, u *UserInfo) error {
 		return nil
 	}
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "username":
 			u.Username, err = r.Str()
 		case "password":
@@ -147,7 +147,7 @@ func DecodeUserInfos(data []byte) ([]UserInfo, error) {
 
 func readAclInfo(r *fastjson.Reader, a *AclInfo) error {
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "subject":
 			a.Subject, err = r.Str()
 		case "policies":
@@ -168,7 +168,7 @@ func readAclInfo(r *fastjson.Reader, a *AclInfo) error {
 
 func readPolicyInfo(r *fastjson.Reader, p *PolicyInfo) error {
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "policytype":
 			p.PolicyType, err = r.Str()
 		case "entries":
@@ -189,7 +189,7 @@ func readPolicyInfo(r *fastjson.Reader, p *PolicyInfo) error {
 
 func readEntryInfo(r *fastjson.Reader, e *PolicyEntryInfo) error {
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "resource":
 			e.Resource, err = r.Str()
 		case "actions":

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"unicode/utf8"
 )
 
 // ErrMalformed is returned when a body is not JSON fastjson would
@@ -53,7 +54,15 @@ type Reader struct {
 	// nullKey and bareKey are set while the value of a bare null key, of
 	// an unquoted key, is read.
 	nullKey, bareKey bool
+	// props remembers Property of the bean property names met, in the
+	// order first met; nextProp is where the next name is looked for
+	// first (see property).
+	props    []propName
+	nextProp int
 }
+
+// propName is a property name as written and as Property normalizes it.
+type propName struct{ text, prop string }
 
 // Decode runs fn on the single top-level value of data and checks that
 // nothing but whitespace, comments and NUL bytes follows it.
@@ -180,9 +189,11 @@ func (r *Reader) leaveArray() {
 type keyKind int
 
 const (
-	// nameKeys: a bean's property names and a String-keyed map's keys,
-	// quoted or bare identifiers.
+	// nameKeys: a String-keyed map's keys, quoted or bare identifiers.
 	nameKeys keyKind = iota
+	// propertyKeys: a bean's property names, as nameKeys, handed on
+	// normalized by Property.
+	propertyKeys
 	// numberKeys: an Integer- or Long-keyed map's, also bare numbers.
 	numberKeys
 	// anyKeys: a JSONObject's, also objects and arrays (passed on as
@@ -195,10 +206,14 @@ const (
 	beanKeys
 )
 
-// Object reads a bean, calling fn with each property name positioned
-// before the value; fn must consume the value. A name is quoted or an
-// identifier: a number, object or array in its place fails.
-func (r *Reader) Object(fn func(key string) error) error { return r.object(fn, nameKeys) }
+// identifiers tells whether keys are identifiers (or quoted).
+func (k keyKind) identifiers() bool { return k == nameKeys || k == propertyKeys }
+
+// Object reads a bean, calling fn with each property name, normalized by
+// Property, positioned before the value; fn must consume the value. A
+// name is quoted or an identifier: a number, object or array in its place
+// fails.
+func (r *Reader) Object(fn func(key string) error) error { return r.object(fn, propertyKeys) }
 
 // Map reads a map with String keys: keys as Object's.
 func (r *Reader) Map(fn func(key string) error) error { return r.object(fn, nameKeys) }
@@ -221,7 +236,7 @@ func (r *Reader) object(fn func(key string) error, keys keyKind) error {
 	}
 	r.pos++
 	for {
-		for (keys == nameKeys || keys == anyKeys) && r.Peek() == ',' {
+		for (keys.identifiers() || keys == anyKeys) && r.Peek() == ',' {
 			r.pos++
 		}
 		if r.Peek() == '}' {
@@ -249,15 +264,15 @@ func (r *Reader) object(fn func(key string) error, keys keyKind) error {
 
 // member reads one key, its colon and (through fn) its value.
 func (r *Reader) member(fn func(key string) error, keys keyKind) error {
-	switch c := r.Peek(); {
+	c0 := r.Peek()
+	switch c := c0; {
 	case c == '"' || c == '\'' || isIdentifierStart(c):
 	case keys == numberKeys && (c == '-' || c == '+' || c >= '0' && c <= '9'):
 	case keys == anyKeys || keys == beanKeys:
 	default:
 		return r.Fail("illegal identifier")
 	}
-	c0 := r.Peek()
-	key, err := r.key(keys)
+	text, err := r.keyText(keys)
 	if err != nil {
 		return err
 	}
@@ -265,46 +280,82 @@ func (r *Reader) member(fn func(key string) error, keys keyKind) error {
 		return r.Fail("expected ':'")
 	}
 	r.pos++
-	if key == "@type" {
+	if string(text) == "@type" {
 		return r.Fail("autoType is not supported")
 	}
 	r.bareKey = c0 != '"' && c0 != '\''
-	r.nullKey = r.bareKey && key == "null"
-	return fn(key)
+	r.nullKey = r.bareKey && string(text) == "null"
+	switch {
+	case keys == propertyKeys:
+		return fn(r.property(text, !r.bareKey))
+	case r.bareKey:
+		return fn(string(text))
+	}
+	return fn(validUTF8(string(text)))
 }
 
 // NullKey tells whether the member being read has a bare null key (a
 // null in Java, which a ConcurrentHashMap refuses).
 func (r *Reader) NullKey() bool { return r.nullKey }
 
-func (r *Reader) key(keys keyKind) (string, error) {
+// keyText reads a key as its text: a slice of the body unless it is a
+// quoted string with escapes; invalid UTF-8 in a quoted key is left for
+// the caller to replace.
+func (r *Reader) keyText(keys keyKind) ([]byte, error) {
 	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
 		start := r.pos
-		key, err := r.quoted()
+		text, err := r.quotedBytes()
 		if err == nil && bytes.IndexByte(r.data[start:r.pos], eoi) >= 0 {
-			return "", r.Fail("unclosed string (fastjson reads a raw 0x1A in a key as the end of the input)")
+			return nil, r.Fail("unclosed string (fastjson reads a raw 0x1A in a key as the end of the input)")
 		}
-		return key, err
+		return text, err
 	case c == '{' || c == '[':
 		start := r.pos
 		if err := r.Skip(); err != nil {
-			return "", err
+			return nil, err
 		}
-		return string(r.data[start:r.pos]), nil
+		return r.data[start:r.pos], nil
 	}
 	start := r.pos
 	bare := isIdentifierByte
-	if keys != nameKeys {
+	if !keys.identifiers() {
 		bare = isBareKeyByte
 	}
 	for r.pos < len(r.data) && bare(r.data[r.pos]) {
 		r.pos++
 	}
 	if r.pos == start {
-		return "", r.Fail("expected a key")
+		return nil, r.Fail("expected a key")
 	}
-	return string(r.data[start:r.pos]), nil
+	return r.data[start:r.pos], nil
+}
+
+// maxProps bounds how many property names a reader remembers.
+const maxProps = 64
+
+// property is Property of a bean's key text, remembered by the reader: a
+// body of many beans (10,000 topic configs) spells the same few names
+// again and again, in the same order, so each is normalized, and copied,
+// once, and each is found at once after the one before it.
+func (r *Reader) property(text []byte, quoted bool) string {
+	for i := range r.props {
+		j := (r.nextProp + i) % len(r.props)
+		if string(text) == r.props[j].text {
+			r.nextProp = j + 1
+			return r.props[j].prop
+		}
+	}
+	key := string(text)
+	if quoted {
+		key = validUTF8(key)
+	}
+	p := Property(key)
+	if len(r.props) < maxProps && utf8.Valid(text) {
+		r.props = append(r.props, propName{key, p})
+		r.nextProp = len(r.props)
+	}
+	return p
 }
 
 func isIdentifierStart(c byte) bool {

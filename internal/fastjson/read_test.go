@@ -115,3 +115,25 @@ func TestNullKeyAndRefsAreVisible(t *testing.T) {
 	assert.True(t, r.IsRef())
 	assert.Equal(t, 0, r.pos, "IsRef reads nothing")
 }
+
+func TestObjectHandsOnPropertyNamesNormalized(t *testing.T) {
+	var keys []string
+	body := `{"topicName":1,topic_name:2,'TOPIC-NAME':3,"topicName":4,"top\u0069cName":5,"@Type":6,"x` + "\xff" + `y":7}`
+	err := Decode([]byte(body), func(r *Reader) error {
+		return r.Object(func(key string) error { keys = append(keys, key); return r.Skip() })
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"topicname", "topicname", "topicname", "topicname", "topicname", "@type", "x\uFFFDy"}, keys)
+
+	keys = nil
+	err = Decode([]byte(`{"topicName":1,"TopicName":{"a_b":2}}`), func(r *Reader) error {
+		return r.Map(func(key string) error { keys = append(keys, key); return r.Skip() })
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"topicName", "TopicName"}, keys, "a map's keys are kept as written")
+
+	err = Decode([]byte(`{"@type":"x"}`), func(r *Reader) error {
+		return r.Object(func(string) error { return r.Skip() })
+	})
+	assert.ErrorIs(t, err, ErrMalformed, "autoType")
+}

@@ -24,6 +24,7 @@ package fastjson
 // them (5.x refuses such a body).
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
@@ -54,23 +55,26 @@ func isDecimal[T string | []byte](s T) bool {
 
 // quoted reads a string in double or single quotes.
 func (r *Reader) quoted() (string, error) {
+	b, err := r.quotedBytes()
+	if err != nil {
+		return "", err
+	}
+	return validUTF8(string(b)), nil
+}
+
+// quotedBytes reads a string in double or single quotes as its bytes,
+// invalid UTF-8 left as it is: a slice of the body when the string holds
+// no escape (nothing is copied), else the decoded bytes.
+func (r *Reader) quotedBytes() ([]byte, error) {
 	q := r.data[r.pos]
 	r.pos++
 	start := r.pos
-	for r.pos < len(r.data) {
-		c := r.data[r.pos]
-		if c == q {
-			s := string(r.data[start:r.pos])
-			r.pos++
-			return validUTF8(s), nil
-		}
-		if c == '\\' {
-			r.pos = start
-			return r.quotedEscaped(q)
-		}
-		r.pos++
+	end := bytes.IndexByte(r.data[start:], q)
+	if end < 0 || bytes.IndexByte(r.data[start:start+end], '\\') >= 0 {
+		return r.quotedEscaped(q)
 	}
-	return "", r.Fail("unterminated string")
+	r.pos = start + end + 1
+	return r.data[start : start+end], nil
 }
 
 // validUTF8 replaces what is not UTF-8 with U+FFFD as Java's decoder
@@ -138,26 +142,26 @@ func continues(b0 byte, k int, c byte) bool {
 	return isContinuation(c)
 }
 
-// quotedEscaped is the slow path of quoted for strings with escapes.
-func (r *Reader) quotedEscaped(q byte) (string, error) {
+// quotedEscaped is the slow path of quotedBytes for strings with escapes.
+func (r *Reader) quotedEscaped(q byte) ([]byte, error) {
 	var b []byte
 	for r.pos < len(r.data) {
 		c := r.data[r.pos]
 		switch {
 		case c == q:
 			r.pos++
-			return validUTF8(string(b)), nil
+			return b, nil
 		case c == '\\':
 			var err error
 			if b, err = r.escape(b); err != nil {
-				return "", err
+				return nil, err
 			}
 		default:
 			b = append(b, c)
 			r.pos++
 		}
 	}
-	return "", r.Fail("unterminated string")
+	return nil, r.Fail("unterminated string")
 }
 
 // escape decodes one backslash escape at r.pos.
@@ -476,11 +480,11 @@ func (r *Reader) LongOr(def int64) (int64, error) {
 	if r.literal("true") || r.literal("false") {
 		return 0, r.Fail("parseLong error")
 	}
-	tok, quoted, empty, err := r.number()
-	if err != nil || empty {
+	v, present, err := r.longValue()
+	if !present {
 		return def, err
 	}
-	return r.toLong(tok, quoted)
+	return v, err
 }
 
 // Int reads an int property: as Long, within int32, and true/false as 1/0.
@@ -504,15 +508,51 @@ func (r *Reader) intValue() (n int32, present bool, err error) {
 	if r.literal("false") {
 		return 0, true, nil
 	}
+	v, present, err := r.longValue()
+	if err == nil && (v > math.MaxInt32 || v < math.MinInt32) {
+		err = r.Fail("int out of range")
+	}
+	return int32(v), present, err
+}
+
+// longValue reads what castToLong takes but a boolean; present is false
+// for null and "".
+func (r *Reader) longValue() (v int64, present bool, err error) {
+	r.skipSpace()
+	if v, ok := r.plainInt(); ok {
+		return v, true, nil
+	}
 	tok, quoted, empty, err := r.number()
 	if err != nil || empty {
 		return 0, false, err
 	}
-	v, err := r.toLong(tok, quoted)
-	if err == nil && (v > math.MaxInt32 || v < math.MinInt32) {
-		err = r.Fail("int out of range")
+	v, err = r.toLong(tok, quoted)
+	return v, true, err
+}
+
+// plainInt reads a bare integer of at most 18 digits, '-' allowed, that
+// nothing continues (1.5, 16L and 1e2 are left to number and toLong):
+// most numbers of most bodies, read without copying their text. It
+// consumes nothing when ok is false.
+func (r *Reader) plainInt() (n int64, ok bool) {
+	i := r.pos
+	neg := i < len(r.data) && r.data[i] == '-'
+	if neg {
+		i++
 	}
-	return int32(v), true, err
+	start := i
+	for i < len(r.data) && i-start < 18 && r.data[i] >= '0' && r.data[i] <= '9' {
+		n = n*10 + int64(r.data[i]-'0')
+		i++
+	}
+	if i == start || i < len(r.data) && isBareKeyByte(r.data[i]) {
+		return 0, false
+	}
+	r.pos = i
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // LongKey parses a map key as fastjson reads an Integer or Long key: an
@@ -578,12 +618,12 @@ func (r *Reader) BoolOr(def bool) (bool, error) {
 func (r *Reader) Enum(names []string) (string, error) {
 	switch c := r.Peek(); {
 	case c == '"' || c == '\'':
-		s, err := r.quoted()
+		s, err := r.quotedBytes()
 		if err != nil {
 			return "", err
 		}
 		for _, n := range names {
-			if strings.EqualFold(n, s) {
+			if strings.EqualFold(n, string(s)) { // invalid UTF-8 matches no name, as U+FFFD matches none
 				return n, nil
 			}
 		}

@@ -89,7 +89,7 @@ func readQueueKeyed(r *fastjson.Reader, value func(MessageQueue) error) error {
 
 func readTopicOffset(r *fastjson.Reader) (o TopicOffset, err error) {
 	err = r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "minoffset":
 			o.MinOffset, err = r.Long()
 		case "maxoffset":
@@ -106,7 +106,7 @@ func readTopicOffset(r *fastjson.Reader) (o TopicOffset, err error) {
 
 func readOffsetWrapper(r *fastjson.Reader) (w OffsetWrapper, err error) {
 	err = r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "brokeroffset":
 			w.BrokerOffset, err = r.Long()
 		case "consumeroffset":
@@ -165,7 +165,7 @@ func DecodeConsumerConnection(data []byte) (*ConsumerConnection, error) {
 func readConnection(r *fastjson.Reader) (Connection, error) {
 	var c Connection
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "clientid":
 			c.ClientID, err = r.Str()
 		case "clientaddr":

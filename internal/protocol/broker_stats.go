@@ -191,7 +191,7 @@ func DecodeGetConsumerStatusBody(data []byte) (*GetConsumerStatusBody, error) {
 	b := &GetConsumerStatusBody{MessageQueueTable: map[MessageQueue]int64{}, ConsumerTable: map[string]map[MessageQueue]int64{}}
 	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case "messagequeuetable":
 				b.MessageQueueTable, err = readQueueOffsets(r)
 				return err

@@ -89,7 +89,7 @@ func readMessageQueue(r *fastjson.Reader) (MessageQueue, error) {
 		return q, nil
 	}
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "topic":
 			q.Topic, err = r.Str()
 		case "brokername":

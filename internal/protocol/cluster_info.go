@@ -36,7 +36,7 @@ func DecodeClusterInfo(data []byte) (*ClusterInfo, error) {
 	c := &ClusterInfo{}
 	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case "brokeraddrtable":
 				c.BrokerAddrTable, err = readMap(r, readBrokerData)
 			case "clusteraddrtable":

@@ -22,7 +22,7 @@ func decodeBean(data []byte, fn func(r *fastjson.Reader, prop string) error) err
 		if r.Null() {
 			return nil
 		}
-		return r.Object(func(key string) error { return fn(r, fastjson.Property(key)) })
+		return r.Object(func(key string) error { return fn(r, key) })
 	})
 }
 

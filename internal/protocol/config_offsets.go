@@ -87,7 +87,7 @@ func DecodeConsumerOffsetSerializeWrapper(data []byte) (*ConsumerOffsetSerialize
 			return nil
 		}
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case "dataversion":
 				if !r.Null() {
 					err = w.DataVersion.read(r)
@@ -144,7 +144,7 @@ func DecodeDelayOffsetSerializeWrapper(data []byte) (*DelayOffsetSerializeWrappe
 			return nil
 		}
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case "dataversion":
 				if !r.Null() {
 					err = w.DataVersion.read(r)

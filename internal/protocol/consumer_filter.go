@@ -119,7 +119,7 @@ func DecodeConsumerFilterWrapper(data []byte) (*ConsumerFilterWrapper, error) {
 			return nil
 		}
 		return r.Object(func(key string) (err error) {
-			if fastjson.Property(key) == "filterdatabytopic" {
+			if key == "filterdatabytopic" {
 				w.FilterDataByTopic, err = readMap(r, readFilterDataMapByTopic)
 				return err
 			}
@@ -138,7 +138,7 @@ func DecodeConsumerFilterWrapper(data []byte) (*ConsumerFilterWrapper, error) {
 func readFilterDataMapByTopic(r *fastjson.Reader) (FilterDataMapByTopic, error) {
 	m := FilterDataMapByTopic{GroupFilterData: map[string]ConsumerFilterData{}}
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "groupfilterdata":
 			var groups map[string]ConsumerFilterData
 			if groups, err = readMap(r, readConsumerFilterData); groups != nil {
@@ -157,7 +157,7 @@ func readFilterDataMapByTopic(r *fastjson.Reader) (FilterDataMapByTopic, error) 
 func readConsumerFilterData(r *fastjson.Reader) (ConsumerFilterData, error) {
 	var d ConsumerFilterData
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "consumergroup":
 			d.ConsumerGroup, err = r.Str()
 		case "topic":
@@ -187,7 +187,7 @@ func readConsumerFilterData(r *fastjson.Reader) (ConsumerFilterData, error) {
 func readBloomFilterData(r *fastjson.Reader) (*BloomFilterData, error) {
 	b := &BloomFilterData{}
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "bitnum":
 			b.BitNum, err = r.IntOr(b.BitNum)
 		case "bitpos":

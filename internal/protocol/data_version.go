@@ -68,7 +68,7 @@ func DecodeDataVersion(data []byte) (DataVersion, error) {
 
 func (v *DataVersion) read(r *fastjson.Reader) error {
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "counter":
 			v.Counter, err = r.LongOr(v.Counter)
 		case "stateversion":

@@ -170,7 +170,7 @@ func readTolerantList[T groupNamed](r *fastjson.Reader, field string, one func(*
 func readProducerData(r *fastjson.Reader) (ProducerData, error) {
 	var p ProducerData
 	err := r.Object(func(key string) (err error) {
-		if fastjson.Property(key) == "groupname" {
+		if key == "groupname" {
 			p.GroupName, err = r.Str()
 			return err
 		}
@@ -182,7 +182,7 @@ func readProducerData(r *fastjson.Reader) (ProducerData, error) {
 func readConsumerData(r *fastjson.Reader) (ConsumerData, error) {
 	var c ConsumerData
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "groupname":
 			c.GroupName, err = r.Str()
 		case "consumetype":
@@ -211,7 +211,7 @@ func readSubscriptionData(r *fastjson.Reader) (SubscriptionData, error) {
 		return s, nil
 	}
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "topic":
 			s.Topic, err = r.Str()
 		case "substring":

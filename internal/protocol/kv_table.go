@@ -27,7 +27,7 @@ func DecodeKVTable(data []byte) (*KVTable, error) {
 	t := &KVTable{}
 	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
 		return r.Object(func(key string) (err error) {
-			if fastjson.Property(key) == "table" {
+			if key == "table" {
 				t.Table, err = r.StringMap()
 				return err
 			}
@@ -67,7 +67,7 @@ func DecodeKVConfigSerializeWrapper(data []byte) (*KVConfigSerializeWrapper, err
 	w := &KVConfigSerializeWrapper{}
 	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
 		return r.Object(func(key string) (err error) {
-			if fastjson.Property(key) == "configtable" {
+			if key == "configtable" {
 				w.ConfigTable, err = readMap(r, func(r *fastjson.Reader) (map[string]string, error) { return r.StringMap() })
 				return err
 			}

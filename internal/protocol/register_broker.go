@@ -55,7 +55,7 @@ func (w *TopicConfigSerializeWrapper) read(r *fastjson.Reader) error {
 		return nil
 	}
 	return r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "dataversion":
 			if !r.Null() {
 				err = w.DataVersion.read(r)
@@ -111,7 +111,7 @@ func DecodeRegisterBrokerBody(data []byte, compressed bool, brokerVersion int32)
 	b.TopicConfigSerializeWrapper.TopicConfigTable = map[string]TopicConfig{}
 	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case "filterserverlist":
 				b.FilterServerList, err = r.StringList()
 			case "topicconfigserializewrapper":

@@ -32,7 +32,7 @@ func (q *QueueData) appendJSON(dst []byte, st fastjson.Style) []byte {
 func readQueueData(r *fastjson.Reader) (QueueData, error) {
 	var q QueueData
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "brokername":
 			q.BrokerName, err = r.Str()
 		case "readqueuenums":
@@ -179,7 +179,7 @@ func (b *BrokerData) appendJSON(dst []byte, st fastjson.Style) []byte {
 func readBrokerData(r *fastjson.Reader) (BrokerData, error) {
 	var b BrokerData
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "cluster":
 			b.Cluster, err = r.Str()
 		case "brokername":
@@ -246,7 +246,7 @@ func appendIntIntMap(dst []byte, m map[int32]int32, st fastjson.Style) []byte {
 func readMappingInfo(r *fastjson.Reader) (TopicQueueMappingInfo, error) {
 	m := TopicQueueMappingInfo{Scope: MetadataScopeGlobal, CurrIDMap: map[int32]int32{}}
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "topic":
 			m.Topic, err = r.Str()
 		case "scope":
@@ -356,7 +356,7 @@ func DecodeTopicRouteData(data []byte) (*TopicRouteData, error) {
 }
 
 func (t *TopicRouteData) readProperty(r *fastjson.Reader, key string) (err error) {
-	switch fastjson.Property(key) {
+	switch key {
 	case "ordertopicconf":
 		t.OrderTopicConf, err = r.Str()
 	case "queuedatas":

@@ -147,7 +147,7 @@ func DecodeSubscriptionGroupList(data []byte) (SubscriptionGroupList, error) {
 			return nil
 		}
 		return r.Object(func(key string) (err error) {
-			if fastjson.Property(key) == "groupconfiglist" {
+			if key == "groupconfiglist" {
 				l.GroupConfigList, err = readList(r, readSubscriptionGroupConfig)
 				return err
 			}
@@ -160,7 +160,7 @@ func DecodeSubscriptionGroupList(data []byte) (SubscriptionGroupList, error) {
 func readSubscriptionGroupConfig(r *fastjson.Reader) (SubscriptionGroupConfig, error) {
 	c := NewSubscriptionGroupConfig("")
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "groupname":
 			c.GroupName, err = r.Str()
 		case "consumeenable":
@@ -189,7 +189,7 @@ func readSubscriptionGroupConfig(r *fastjson.Reader) (SubscriptionGroupConfig, e
 
 // read5x reads the 5.x properties and skips unknown ones.
 func (c *SubscriptionGroupConfig) read5x(r *fastjson.Reader, key string) (err error) {
-	switch fastjson.Property(key) {
+	switch key {
 	case "consumemessageorderly":
 		c.ConsumeMessageOrderly, err = r.BoolOr(c.ConsumeMessageOrderly)
 	case "groupretrypolicy":
@@ -268,7 +268,7 @@ func (p *GroupRetryPolicy) appendJSON(dst []byte) []byte {
 func readGroupRetryPolicy(r *fastjson.Reader) (GroupRetryPolicy, error) {
 	p := GroupRetryPolicy{Type: RetryPolicyCustomized}
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "type":
 			p.Type, err = readRetryPolicyType(r)
 		case "exponentialretrypolicy":
@@ -297,7 +297,7 @@ func readRetryPolicyType(r *fastjson.Reader) (GroupRetryPolicyType, error) {
 func readExponentialRetryPolicy(r *fastjson.Reader) (*ExponentialRetryPolicy, error) {
 	e := &ExponentialRetryPolicy{Initial: 5000, Max: 7200000, Multiplier: 2}
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "initial":
 			e.Initial, err = r.LongOr(e.Initial)
 		case "max":
@@ -315,7 +315,7 @@ func readExponentialRetryPolicy(r *fastjson.Reader) (*ExponentialRetryPolicy, er
 func readCustomizedRetryPolicy(r *fastjson.Reader) (*CustomizedRetryPolicy, error) {
 	c := &CustomizedRetryPolicy{Next: defaultRetryDelays()}
 	err := r.Object(func(key string) (err error) {
-		if fastjson.Property(key) != "next" {
+		if key != "next" {
 			return r.Skip()
 		}
 		if r.Null() {
@@ -359,7 +359,7 @@ func (s *SimpleSubscriptionData) appendJSON(dst []byte) []byte {
 func readSimpleSubscriptionData(r *fastjson.Reader) (SimpleSubscriptionData, error) {
 	var s SimpleSubscriptionData
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "topic":
 			s.Topic, err = r.Str()
 		case "expressiontype":
@@ -423,7 +423,7 @@ func DecodeSubscriptionGroupWrapper(data []byte) (*SubscriptionGroupWrapper, err
 			return nil
 		}
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case "dataversion":
 				if !r.Null() {
 					err = w.DataVersion.read(r)

@@ -78,7 +78,7 @@ func (c *TopicConfig) AppendJSON(dst []byte) []byte {
 func readTopicConfig(r *fastjson.Reader) (TopicConfig, error) {
 	c := NewTopicConfig("")
 	err := r.Object(func(key string) (err error) {
-		switch fastjson.Property(key) {
+		switch key {
 		case "topicname":
 			c.TopicName, err = r.Str()
 		case "readqueuenums":

@@ -31,7 +31,7 @@ func DecodeTopicList(data []byte) (*TopicList, error) {
 	l := &TopicList{}
 	err := fastjson.Decode(data, func(r *fastjson.Reader) error {
 		return r.Object(func(key string) (err error) {
-			switch fastjson.Property(key) {
+			switch key {
 			case "topiclist":
 				l.TopicList, err = r.StringList()
 			case "brokeraddr":
