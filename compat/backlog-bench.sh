@@ -72,6 +72,7 @@
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+BENCH_NAME=backlog-bench
 # shellcheck source=compat/bench-lib.sh
 . "$COMPAT_DIR/bench-lib.sh"
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
@@ -100,26 +101,15 @@ export RUN_DIR OUT_DIR COMPAT_BROKER_B
 BG_PIDS=""
 SERVERS_UP=0
 
-log() { echo "backlog-bench: $*" >&2; }
-die() { log "$*"; exit 1; }
 
 cleanup() {
   for pid in $BG_PIDS; do kill -TERM "$pid" 2>/dev/null; done
   if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps
 
 prepare() {
-  mkdir -p "$OUT_DIR"
-  : >"$RESULTS"
-  : >"$OUT_DIR/servers.log"
-  if [ -z "${RMQBENCH_BIN:-}" ]; then
-    RMQBENCH_BIN=$OUT_DIR/rmqbench
-    log "building rmqbench into $OUT_DIR"
-    "$GO" build -o "$RMQBENCH_BIN" "$ROOT/cmd/rmqbench" || die "go build rmqbench failed"
-  fi
+  bench_outputs
 }
 
 # start_servers IMPL: a name server and broker-a of IMPL on an empty RUN_DIR.

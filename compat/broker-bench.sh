@@ -66,6 +66,7 @@
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+BENCH_NAME=broker-bench
 # shellcheck source=compat/bench-lib.sh
 . "$COMPAT_DIR/bench-lib.sh"
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
@@ -95,17 +96,13 @@ CONSUMER_PID=""
 WATCH_PID=""
 SERVERS_UP=0
 
-log() { echo "broker-bench: $*" >&2; }
-die() { log "$*"; exit 1; }
 
 cleanup() {
   if [ -n "$CONSUMER_PID" ]; then kill -TERM "$CONSUMER_PID" 2>/dev/null; fi
   if [ -n "$WATCH_PID" ]; then kill -TERM "$WATCH_PID" 2>/dev/null; fi
   if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps
 
 prepare() {
   mkdir -p "$OUT_DIR"

@@ -32,6 +32,7 @@
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+BENCH_NAME=ha-bench
 # shellcheck source=compat/bench-lib.sh
 . "$COMPAT_DIR/bench-lib.sh"
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
@@ -49,25 +50,15 @@ TOPIC=HaBench
 SERVERS_UP=0
 export RUN_DIR
 
-log() { echo "ha-bench: $*" >&2; }
-die() { log "$*"; exit 1; }
 servers() { sh "$COMPAT_DIR/ref-servers.sh" "$@" 2>>"$OUT_DIR/servers.log"; }
 
 cleanup() {
   if [ "$SERVERS_UP" = 1 ]; then servers stop; fi
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps
 
 prepare() {
-  mkdir -p "$OUT_DIR"
-  : >"$RESULTS"
-  : >"$OUT_DIR/servers.log"
-  if [ -z "${RMQBENCH_BIN:-}" ]; then
-    RMQBENCH_BIN=$OUT_DIR/rmqbench
-    "$GO" build -o "$RMQBENCH_BIN" "$ROOT/cmd/rmqbench" || die "go build rmqbench failed"
-  fi
+  bench_outputs
 }
 
 # produce SECS FILE: rmqbench produce to the pair's master.

@@ -87,24 +87,17 @@ COMPAT_BROKER_B=0
 export RUN_DIR COMPAT_BROKER_B
 SERVERS_UP=0
 
-log() { echo "scale-bench: $*" >&2; }
-die() { log "$*"; exit 1; }
+BENCH_NAME=scale-bench
+# shellcheck source=compat/bench-lib.sh
+. "$COMPAT_DIR/bench-lib.sh"
 
 cleanup() {
   if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps
 
 prepare() {
-  mkdir -p "$OUT_DIR"
-  : >"$RESULTS"
-  : >"$OUT_DIR/servers.log"
-  if [ -z "${RMQBENCH_BIN:-}" ]; then
-    RMQBENCH_BIN=$OUT_DIR/rmqbench
-    "$GO" build -o "$RMQBENCH_BIN" "$ROOT/cmd/rmqbench" || die "go build rmqbench failed"
-  fi
+  bench_outputs
   case " $IMPLS " in
     *" go "*) [ -x "${RMQGO_BROKER_BIN:-}" ] && [ -x "${RMQGO_NAMESRV_BIN:-}" ] ||
       die "IMPLS has go: set RMQGO_BROKER_BIN and RMQGO_NAMESRV_BIN (make build)" ;;
