@@ -1,7 +1,6 @@
 package remoting
 
 import (
-	"maps"
 	"slices"
 	"strings"
 )
@@ -85,11 +84,6 @@ func (f ExtFields) Map() map[string]string {
 
 // Clone returns a copy that shares no storage with f.
 func (f ExtFields) Clone() ExtFields { return slices.Clone(f) }
-
-// Equal tells whether f and g hold the same fields, in any order.
-func (f ExtFields) Equal(g ExtFields) bool {
-	return len(f) == len(g) && maps.Equal(f.Map(), g.Map())
-}
 
 // sort orders the fields by key, as the encoders write them.
 func (f ExtFields) sort() {
