@@ -202,7 +202,8 @@ func newPools(r *remoting.Router, set *settings) pools {
 	var p pools
 	p[sendPool] = r.NewPool(remoting.PoolOptions{Name: "send", Workers: sendWorkers(set), Queue: n(c.SendThreadPoolQueueCapacity),
 		MaxWait: set.WaitInSendQueue, BusyRemark: sendQueueBusyRemark})
-	p[pullPool] = pool("pull", c.PullMessageThreadPoolNums, c.PullThreadPoolQueueCapacity)
+	p[pullPool] = r.NewPool(remoting.PoolOptions{Name: "pull", Workers: n(c.PullMessageThreadPoolNums),
+		Queue: n(c.PullThreadPoolQueueCapacity), PerConnection: pullsPerConnection})
 	p[queryPool] = pool("query", c.QueryMessageThreadPoolNums, c.QueryThreadPoolQueueCapacity)
 	p[adminPool] = pool("admin", c.AdminBrokerThreadPoolNums, 10000)
 	p[clientPool] = pool("client", c.ClientManageThreadPoolNums, c.ClientManagerThreadPoolQueueCapacity)
@@ -211,6 +212,14 @@ func newPools(r *remoting.Router, set *settings) pools {
 	p[endTxPool] = pool("endTransaction", c.EndTransactionThreadPoolNums, c.EndTransactionPoolQueueCapacity)
 	return p
 }
+
+// pullsPerConnection bounds the pulls of one connection the pull pool
+// holds, queued or served (parked ones not counted): further frames of
+// that connection wait undecoded until one is answered or parked. A Java
+// consumer keeps one pull a queue in flight; a client that pipelines pulls
+// and reads none of the answers held ~1.5 KB of decoded request and
+// answer for each (docs/memory.md).
+const pullsPerConnection = 4
 
 // waitingSendWorkers is the least number of send workers of a broker whose
 // puts wait for the disk (SYNC_FLUSH) or a slave (SYNC_MASTER). It bounds

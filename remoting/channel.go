@@ -37,6 +37,9 @@ type Channel struct {
 	closed atomic.Bool
 	// attrs holds what handlers keep per connection (client ids, groups).
 	attrs sync.Map
+	// poolShare counts the connection's requests in pools that bound
+	// them (pool_share.go).
+	poolShare
 }
 
 func newChannel(id uint64, local, remote string, w frameWriter, nextID *atomic.Int32) *Channel {

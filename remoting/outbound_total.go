@@ -44,9 +44,12 @@ import (
 )
 
 // DefaultMaxOutboundTotal is the bound on the sum of the connections'
-// unsent response bytes when ServerOptions.MaxOutboundTotal is 0: the
-// per-connection bound, a half of the default memory limit (128 MiB).
-const DefaultMaxOutboundTotal = 64 << 20
+// unsent response bytes when ServerOptions.MaxOutboundTotal is 0: a
+// quarter of the broker's default memory limit (128 MiB). At 64 MiB, 2,000
+// slow readers peaked at 145 MiB of anonymous memory (gnet keeps freed
+// buffers pooled until the collector runs); at 32 MiB, at 120 MiB
+// (docs/memory.md).
+const DefaultMaxOutboundTotal = 32 << 20
 
 // recheckTick is how often watched connections are woken.
 const recheckTick = 50 * time.Millisecond

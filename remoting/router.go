@@ -84,6 +84,11 @@ type PoolOptions struct {
 	MaxWait time.Duration
 	// BusyRemark formats the remark for MaxWait rejections.
 	BusyRemark func(waited time.Duration, queued int) string
+	// PerConnection, when set, bounds how many of one connection's
+	// requests the pool holds, queued or served: at the bound the server
+	// decodes none of that connection's frames until one is done
+	// (pool_share.go).
+	PerConnection int
 }
 
 // Pool is a bounded worker pool serving one family of request codes.
@@ -114,6 +119,17 @@ type routedRequest struct {
 	// queued is when the request entered the queue (Arrived, unless it
 	// was resubmitted), for the pool's wait figures.
 	queued time.Time
+	// shared is set when the request counts in its channel's share of the
+	// pool (PoolOptions.PerConnection).
+	shared bool
+}
+
+// done releases the request's share of its pool, if it took one.
+func (t *routedRequest) done() {
+	if t.shared {
+		t.shared = false
+		t.Ch.shareDone(int32(t.pool.opts.PerConnection))
+	}
 }
 
 type route struct {
@@ -213,7 +229,12 @@ func (r *Router) dispatch(ch *Channel, cmd *Command) {
 	}
 	now := time.Now()
 	task := &routedRequest{Request: Request{Ch: ch, Cmd: cmd, Arrived: now, pool: rt.pool, observe: r.observe}, h: rt.h, queued: now}
+	if bound := rt.pool.opts.PerConnection; bound > 0 {
+		task.shared = true
+		ch.shareTaken(int32(bound))
+	}
 	if !rt.pool.tasks.push(task) {
+		task.done()
 		task.reply(r.log, NewResponse(cmd, SystemBusy, remarkOverload))
 	}
 }
@@ -239,6 +260,7 @@ func (p *Pool) work() {
 // serve runs one handler, turning a panic into SYSTEM_ERROR as Java turns
 // a processor's exception into one.
 func (p *Pool) serve(t *routedRequest) {
+	defer t.done()
 	waited := time.Since(t.queued)
 	p.lastWait.Store(int64(waited))
 	if p.opts.MaxWait > 0 {

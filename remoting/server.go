@@ -208,6 +208,7 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	out := newOutbox(c)
 	ch := newChannel(s.nextCh.Add(1), addrString(c.LocalAddr()), addrString(c.RemoteAddr()), out, &s.nextID)
 	sc := &serverConn{conn: c, ch: ch, out: out}
+	ch.wake = func() { _ = c.Wake(nil) } // a closed connection has nothing to decode
 	c.SetContext(sc)
 	s.opened(ch, &sc.activity, sc)
 	return nil, gnet.None
@@ -286,10 +287,17 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 }
 
 // decode dispatches the whole frames buffered, at most allowance of them
-// unless it is negative; it closes the connection on a bad frame or an
-// oversize length.
+// unless it is negative, and none while the connection's share of a
+// bounded pool is full (pool_share.go); it closes the connection on a bad
+// frame or an oversize length.
 func (s *Server) decode(c gnet.Conn, ch *Channel, allowance int) gnet.Action {
 	for ; allowance != 0; allowance-- {
+		if ch.decodeStalled() {
+			if c.InboundBuffered() <= s.opts.MaxFrame+readChunk {
+				return gnet.None
+			}
+			allowance = 1 // past the inbound bound: one frame a turn (pool_share.go)
+		}
 		head, err := c.Peek(lengthFieldSize)
 		if err != nil {
 			return gnet.None

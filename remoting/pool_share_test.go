@@ -1,0 +1,120 @@
+package remoting
+
+import (
+	"encoding/binary"
+	"io"
+	"net"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// shareCode is served by a pool that bounds each connection's share.
+const shareCode RequestCode = 11
+
+// pipeline writes n shareCode requests on conn at once.
+func pipeline(t *testing.T, conn net.Conn, n int) {
+	t.Helper()
+	var frames []byte
+	for i := range n {
+		var err error
+		frames, err = (&Command{Code: int32(shareCode), Opaque: int32(i)}).AppendFrame(frames)
+		require.NoError(t, err)
+	}
+	_, err := conn.Write(frames)
+	require.NoError(t, err)
+}
+
+// readAnswers reads n responses from conn and returns their opaques.
+func readAnswers(t *testing.T, conn net.Conn, n int) []int32 {
+	t.Helper()
+	var opaques []int32
+	for range n {
+		head := make([]byte, lengthFieldSize)
+		_, err := io.ReadFull(conn, head)
+		require.NoError(t, err)
+		frame := make([]byte, lengthFieldSize+int(binary.BigEndian.Uint32(head)))
+		copy(frame, head)
+		_, err = io.ReadFull(conn, frame[lengthFieldSize:])
+		require.NoError(t, err)
+		cmd, _, err := DecodeFrame(frame, MaxFrameLength)
+		require.NoError(t, err)
+		require.True(t, cmd.IsResponse())
+		opaques = append(opaques, cmd.Opaque)
+	}
+	return opaques
+}
+
+func TestPoolHoldsAtMostItsShareOfOneConnection(t *testing.T) {
+	const (
+		share = 2
+		asks  = 12
+	)
+	var (
+		mu              sync.Mutex
+		running, most   int
+		release         = make(chan struct{})
+		arrived, served int
+	)
+	s, _ := startHygieneServer(t, ServerOptions{}, func(r *Router, _ *Pool) {
+		pool := r.NewPool(PoolOptions{Name: "share", Workers: 8, Queue: 1024, PerConnection: share})
+		r.Handle(shareCode, pool, func(req *Request) *Command {
+			mu.Lock()
+			running, arrived = running+1, arrived+1
+			most = max(most, running)
+			mu.Unlock()
+			<-release
+			mu.Lock()
+			running, served = running-1, served+1
+			mu.Unlock()
+			return NewResponse(req.Cmd, Success, "")
+		})
+	})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) }) // a failed test leaves none blocked
+	conn := dialRaw(t, s.Addr())
+	pipeline(t, conn, asks)
+	count := func(v *int) func() int { return func() int { mu.Lock(); defer mu.Unlock(); return *v } }
+	arrivedNow, servedNow := count(&arrived), count(&served)
+	for i := range asks {
+		eventually(t, func() bool { return arrivedNow() == min(i+share, asks) }, "the next request is decoded once one is done")
+		release <- struct{}{}
+		eventually(t, func() bool { return servedNow() == i+1 }, "the released request is served")
+	}
+	opaques := readAnswers(t, conn, asks)
+	for i, o := range opaques {
+		assert.Equal(t, int32(i), o, "answered in the order asked")
+	}
+	assert.Equal(t, share, most, "at most the connection's share was in the pool at a time")
+}
+
+func TestParkedRequestsLeaveTheConnectionsShare(t *testing.T) {
+	const asks = 10
+	var (
+		mu     sync.Mutex
+		parked []*Request
+	)
+	s, _ := startHygieneServer(t, ServerOptions{}, func(r *Router, _ *Pool) {
+		pool := r.NewPool(PoolOptions{Name: "share", Workers: 2, Queue: 1024, PerConnection: 2})
+		r.Handle(shareCode, pool, func(req *Request) *Command {
+			mu.Lock()
+			parked = append(parked, req)
+			mu.Unlock()
+			return nil // answered later, as a long-polling pull
+		})
+	})
+	conn := dialRaw(t, s.Addr())
+	pipeline(t, conn, asks)
+	eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(parked) == asks },
+		"every request reaches the handler: parked ones hold no share")
+	mu.Lock()
+	for _, req := range parked {
+		resp := NewResponse(req.Cmd, Success, "")
+		resp.Opaque, resp.Flag = req.Cmd.Opaque, resp.Flag|FlagResponse
+		require.NoError(t, req.Ch.Send(resp))
+	}
+	mu.Unlock()
+	assert.Len(t, readAnswers(t, conn, asks), asks)
+}
