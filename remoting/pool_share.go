@@ -19,8 +19,9 @@ package remoting
 //
 // gnet cannot stop reading a socket, so a stalled connection's inbound
 // buffer is bounded as a half-received frame is: past MaxFrame plus one
-// read, its frames are decoded one per turn again. Connections served over
-// crypto/tls (server_tls.go) are not stalled.
+// read, its frames are decoded one per turn again. A connection served over
+// crypto/tls (server_tls.go) has a goroutine of its own reading it, which
+// simply waits: the client's further bytes stay in the socket.
 
 import "sync/atomic"
 
@@ -62,3 +63,23 @@ func (p *poolShare) shareDone(bound int32) {
 // decodeStalled tells whether the connection's frames wait for one of its
 // requests to be done.
 func (p *poolShare) decodeStalled() bool { return p.stalled.Load() }
+
+// stallingRoute wraps route for a connection read by a goroutine of its
+// own: after each frame it waits while the connection's share of a bounded
+// pool is full. It sets the channel's wake, before any request of it can
+// be done.
+func stallingRoute(ch *Channel, route func(*Channel, *Command)) func(*Channel, *Command) {
+	woken := make(chan struct{}, 1)
+	ch.wake = func() {
+		select {
+		case woken <- struct{}{}:
+		default: // a wake-up is pending already
+		}
+	}
+	return func(ch *Channel, cmd *Command) {
+		route(ch, cmd)
+		for ch.decodeStalled() {
+			<-woken
+		}
+	}
+}

@@ -1,8 +1,7 @@
 package remoting
 
 import (
-	"encoding/binary"
-	"io"
+	"crypto/tls"
 	"net"
 	"sync"
 	"testing"
@@ -32,14 +31,7 @@ func readAnswers(t *testing.T, conn net.Conn, n int) []int32 {
 	t.Helper()
 	var opaques []int32
 	for range n {
-		head := make([]byte, lengthFieldSize)
-		_, err := io.ReadFull(conn, head)
-		require.NoError(t, err)
-		frame := make([]byte, lengthFieldSize+int(binary.BigEndian.Uint32(head)))
-		copy(frame, head)
-		_, err = io.ReadFull(conn, frame[lengthFieldSize:])
-		require.NoError(t, err)
-		cmd, _, err := DecodeFrame(frame, MaxFrameLength)
+		cmd, _, err := readOneFrame(conn)
 		require.NoError(t, err)
 		require.True(t, cmd.IsResponse())
 		opaques = append(opaques, cmd.Opaque)
@@ -47,7 +39,32 @@ func readAnswers(t *testing.T, conn net.Conn, n int) []int32 {
 	return opaques
 }
 
+// shareConns are the two ways a client reaches the server: plaintext on
+// the event loop, and TLS, read by a goroutine of its own.
+var shareConns = []struct {
+	name string
+	opts ServerOptions
+	dial func(t *testing.T, addr string) net.Conn
+}{
+	{"plaintext", ServerOptions{}, dialRaw},
+	{"tls", ServerOptions{TLSMode: TLSPermissive}, func(t *testing.T, addr string) net.Conn {
+		return tls.Client(dialRaw(t, addr), clientTLS())
+	}},
+}
+
 func TestPoolHoldsAtMostItsShareOfOneConnection(t *testing.T) {
+	for _, sc := range shareConns {
+		t.Run(sc.name, func(t *testing.T) {
+			opts := sc.opts
+			if opts.TLSMode != TLSDisabled {
+				opts.TLSConfig = serverTLS(t)
+			}
+			testPoolShare(t, opts, sc.dial)
+		})
+	}
+}
+
+func testPoolShare(t *testing.T, opts ServerOptions, dial func(*testing.T, string) net.Conn) {
 	const (
 		share = 2
 		asks  = 12
@@ -58,7 +75,7 @@ func TestPoolHoldsAtMostItsShareOfOneConnection(t *testing.T) {
 		release         = make(chan struct{})
 		arrived, served int
 	)
-	s, _ := startHygieneServer(t, ServerOptions{}, func(r *Router, _ *Pool) {
+	s, _ := startHygieneServer(t, opts, func(r *Router, _ *Pool) {
 		pool := r.NewPool(PoolOptions{Name: "share", Workers: 8, Queue: 1024, PerConnection: share})
 		r.Handle(shareCode, pool, func(req *Request) *Command {
 			mu.Lock()
@@ -74,7 +91,7 @@ func TestPoolHoldsAtMostItsShareOfOneConnection(t *testing.T) {
 	})
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) }) // a failed test leaves none blocked
-	conn := dialRaw(t, s.Addr())
+	conn := dial(t, s.Addr())
 	pipeline(t, conn, asks)
 	count := func(v *int) func() int { return func() int { mu.Lock(); defer mu.Unlock(); return *v } }
 	arrivedNow, servedNow := count(&arrived), count(&served)

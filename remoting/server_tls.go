@@ -131,7 +131,7 @@ func (s *Server) serveTLS(fd int, hello []byte, ch *Channel) {
 	}()
 	s.trackOpen(&c.activity, c)
 	err = readFrames(bufio.NewReaderSize(activeReader{r: c.tc, s: s, a: &c.activity}, tlsReadBuffer),
-		s.opts.MaxFrame, ch, s.route)
+		s.opts.MaxFrame, ch, stallingRoute(ch, s.route))
 	_ = c.raw.Close()
 	c.w.drop()
 	s.tls.untrack(c)
