@@ -32,7 +32,9 @@
 #
 # Needs RMQGO_NAMESRV_BIN, RMQGO_BROKER_BIN and RMQBENCH_BIN (make build;
 # make bench-recovery sets them). Disk: the store plus one copy, so about
-# 2 x (largest size + 2) GiB under BENCH_DIR (default a mktemp dir under
+# 2 x (largest size + 2) GiB under BENCH_DIR; INPLACE=1 (one of IMPLS
+# only) boots on the crashed store itself, no copy: largest size + 2 GiB,
+# and the next size grows the store that boot recovered (default a mktemp dir under
 # /tmp), all deleted at the end (KEEP=1 keeps them). The servers run from
 # BENCH_DIR/run (compat/ref-servers.sh); only processes this script started
 # are signalled.
@@ -46,6 +48,8 @@ BODY=${BODY:-1024}
 COLD=${COLD:-0}
 KEEP=${KEEP:-0}
 PREFILL=${PREFILL:-0}
+INPLACE=${INPLACE:-0}
+case "$INPLACE $IMPLS" in "1 "*" "*) echo "recovery-bench: INPLACE=1 takes one of IMPLS" >&2; exit 2 ;; esac
 LOAD_MB=${LOAD_MB:-256}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 REF_VERSION=${REF_VERSION_4:-4.9.7}
@@ -171,10 +175,10 @@ crash() {
 }
 
 # copy_store DIR COLD: a copy of the crashed store, on disk (and, COLD=1,
-# out of the page cache).
+# out of the page cache); INPLACE=1 moves the store itself there.
 copy_store() {
   rm -rf "$1"
-  cp -a "$STORE" "$1"
+  if [ "$INPLACE" = 1 ]; then mv "$STORE" "$1"; else cp -a "$STORE" "$1"; fi
   sync
   if [ "$2" = 1 ]; then
     find "$1" -type f -print0 | xargs -0 python3 -c '
@@ -298,7 +302,7 @@ for size in $SIZES; do
     case $impl in *-cold) impl=${impl%-cold}; cold=1 ;; esac
     copy_store "$BENCH_DIR/copy" "$cold"
     timed_boot "$impl" "$BENCH_DIR/copy" "$size" "$cold"
-    rm -rf "$BENCH_DIR/copy"
+    if [ "$INPLACE" = 1 ]; then mv "$BENCH_DIR/copy" "$STORE"; else rm -rf "$BENCH_DIR/copy"; fi
   done
   sh "$COMPAT_DIR/ref-servers.sh" stop >/dev/null 2>&1 || true
 done
