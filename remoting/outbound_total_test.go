@@ -47,14 +47,7 @@ func dialNonReader(t *testing.T, addr string, n int) net.Conn {
 	t.Helper()
 	conn := dialRaw(t, addr)
 	require.NoError(t, conn.(*net.TCPConn).SetReadBuffer(4096))
-	var frames []byte
-	for i := range n {
-		var err error
-		frames, err = (&Command{Code: int32(blobCode), Opaque: int32(i)}).AppendFrame(frames)
-		require.NoError(t, err)
-	}
-	_, err := conn.Write(frames)
-	require.NoError(t, err)
+	pipeline(t, conn, blobCode, n)
 	return conn
 }
 

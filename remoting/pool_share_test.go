@@ -13,13 +13,14 @@ import (
 // shareCode is served by a pool that bounds each connection's share.
 const shareCode RequestCode = 11
 
-// pipeline writes n shareCode requests on conn at once.
-func pipeline(t *testing.T, conn net.Conn, n int) {
+// pipeline writes n requests of code on conn at once, their opaques 0 to
+// n-1.
+func pipeline(t *testing.T, conn net.Conn, code RequestCode, n int) {
 	t.Helper()
 	var frames []byte
 	for i := range n {
 		var err error
-		frames, err = (&Command{Code: int32(shareCode), Opaque: int32(i)}).AppendFrame(frames)
+		frames, err = (&Command{Code: int32(code), Opaque: int32(i)}).AppendFrame(frames)
 		require.NoError(t, err)
 	}
 	_, err := conn.Write(frames)
@@ -92,7 +93,7 @@ func testPoolShare(t *testing.T, opts ServerOptions, dial func(*testing.T, strin
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) }) // a failed test leaves none blocked
 	conn := dial(t, s.Addr())
-	pipeline(t, conn, asks)
+	pipeline(t, conn, shareCode, asks)
 	count := func(v *int) func() int { return func() int { mu.Lock(); defer mu.Unlock(); return *v } }
 	arrivedNow, servedNow := count(&arrived), count(&served)
 	for i := range asks {
@@ -123,7 +124,7 @@ func TestParkedRequestsLeaveTheConnectionsShare(t *testing.T) {
 		})
 	})
 	conn := dialRaw(t, s.Addr())
-	pipeline(t, conn, asks)
+	pipeline(t, conn, shareCode, asks)
 	eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(parked) == asks },
 		"every request reaches the handler: parked ones hold no share")
 	mu.Lock()
