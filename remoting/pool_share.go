@@ -37,19 +37,17 @@ type poolShare struct {
 }
 
 // shareTaken counts a request entering a pool that bounds each
-// connection's share to bound, and tells whether the channel reached it
-// (event loop only).
-func (p *poolShare) shareTaken(bound int32) bool {
+// connection's share to bound, and stalls the connection's decoding when
+// it reaches the bound (event loop or reader goroutine only).
+func (p *poolShare) shareTaken(bound int32) {
 	if p.pending.Add(1) < bound {
-		return false
+		return
 	}
 	p.stalled.Store(true)
 	if p.pending.Load() < bound {
 		// A request was done in between, before it could see the stall.
 		p.stalled.Store(false)
-		return false
 	}
-	return true
 }
 
 // shareDone counts a request of a bounded pool done and wakes a stalled
