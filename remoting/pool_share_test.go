@@ -101,10 +101,13 @@ func testPoolShare(t *testing.T, opts ServerOptions, dial func(*testing.T, strin
 		release <- struct{}{}
 		eventually(t, func() bool { return servedNow() == i+1 }, "the released request is served")
 	}
-	opaques := readAnswers(t, conn, asks)
-	for i, o := range opaques {
-		assert.Equal(t, int32(i), o, "answered in the order asked")
+	// Any of the blocked handlers may take a release: every request is
+	// answered once, in whatever order they were served.
+	want := make([]int32, asks)
+	for i := range want {
+		want[i] = int32(i)
 	}
+	assert.ElementsMatch(t, want, readAnswers(t, conn, asks))
 	assert.Equal(t, share, most, "at most the connection's share was in the pool at a time")
 }
 

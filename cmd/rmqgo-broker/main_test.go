@@ -50,20 +50,32 @@ func TestBadConfigLineIsReportedWithFileAndLine(t *testing.T) {
 	assert.Contains(t, errOut.String(), file+":2")
 }
 
-// freePorts finds a port p with p and p-2 (the VIP port) free.
+// freePorts finds a port p with p, p-2 (the VIP port) and p+1 (the HA
+// port) free.
 func freePorts(t *testing.T) int {
 	for range 50 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
 		p := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		if v, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p-2)); err == nil {
-			v.Close()
+		if portsFree(p-2, p+1) {
 			return p
 		}
 	}
-	t.Fatal("no free port pair")
+	t.Fatal("no free port set")
 	return 0
+}
+
+// portsFree tells whether each port can be listened on.
+func portsFree(ports ...int) bool {
+	for _, p := range ports {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			return false
+		}
+		l.Close()
+	}
+	return true
 }
 
 // The binary prints Java's boot line, serves, and on SIGTERM shuts down
@@ -86,9 +98,14 @@ func TestBinaryBootsAndStopsCleanlyOnSIGTERM(t *testing.T) {
 	cmd.Env = append(os.Environ(), "ROCKETMQ_HOME="+home, "JAVA_OPT_EXT=-Duser.home="+home)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
 	line, err := bufio.NewReader(stdout).ReadString('\n')
-	require.NoError(t, err)
+	if err != nil {
+		_ = cmd.Wait() // stderr is complete once the process is gone
+		t.Fatalf("no boot line (%v); stderr: %s", err, stderr.String())
+	}
 	assert.Equal(t, fmt.Sprintf("The broker[broker-x, 127.0.0.1:%d] boot success. serializeType=JSON\n", port), line)
 	for _, p := range []int{port, port - 2} {
 		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", p), 5*time.Second)
