@@ -32,12 +32,12 @@
 #
 # Needs RMQGO_NAMESRV_BIN, RMQGO_BROKER_BIN and RMQBENCH_BIN (make build;
 # make bench-recovery sets them). Disk: the store plus one copy, so about
-# 2 x (largest size + 2) GiB under BENCH_DIR; INPLACE=1 (one of IMPLS
-# only) boots on the crashed store itself, no copy: largest size + 2 GiB,
-# and the next size grows the store that boot recovered (default a mktemp dir under
-# /tmp), all deleted at the end (KEEP=1 keeps them). The servers run from
-# BENCH_DIR/run (compat/ref-servers.sh); only processes this script started
-# are signalled.
+# 2 x (largest size + 2) GiB under BENCH_DIR (default a mktemp dir under
+# /tmp), all deleted at the end (KEEP=1 keeps them). INPLACE=1 (one of
+# IMPLS only) boots on the crashed store itself, no copy: largest size +
+# 2 GiB, and the next size grows the store that boot recovered. The servers
+# run from BENCH_DIR/run (compat/ref-servers.sh); only processes this
+# script started are signalled.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 COMPAT_DIR=$ROOT/compat
