@@ -31,8 +31,15 @@ package remoting
 // back, are watched: every recheckTick the server wakes those that hold
 // something back, and, while the sum is over the low-water mark, those
 // that owe bytes, so that their share is counted again and held ones go
-// on. Connections served over crypto/tls (server_tls.go) are bounded by
-// MaxOutbound alone.
+// on.
+//
+// A connection served over crypto/tls (server_tls.go) counts in the sum
+// what its writer goroutine holds, from the moment a response is queued
+// until it is written. Its reader goroutine does the holding itself, after
+// each request it routes: while the sum is over the bound, it waits until
+// the connection has written all it owes or the sum falls below half the
+// bound; one that owes nothing waits a recheckTick, so it too decodes one
+// request a turn. Its requests then wait in the socket, not in memory.
 
 import (
 	"sync"
@@ -179,5 +186,46 @@ func (s *Server) wakeWatched() {
 	s.outbound.mu.Unlock()
 	for _, c := range wake {
 		_ = c.Wake(nil) // a closed connection has nothing left to do
+	}
+}
+
+// holdingRoute wraps a TLS connection's route: after each request, the
+// reader holds back while the sum is over the bound (see above).
+func (s *Server) holdingRoute(w *streamWriter, route func(*Channel, *Command)) func(*Channel, *Command) {
+	if !s.boundsTotal() {
+		return route
+	}
+	return func(ch *Channel, cmd *Command) {
+		route(ch, cmd)
+		s.holdTLSReader(w)
+	}
+}
+
+// holdTLSReader waits, when the sum is over the bound, until w has
+// written all it owes (having owed something, or after a recheckTick when
+// it owed nothing), the sum is below half the bound, or w has stopped.
+func (s *Server) holdTLSReader(w *streamWriter) {
+	bound := int64(s.opts.MaxOutboundTotal)
+	if s.outbound.bytes.Load() <= bound {
+		return
+	}
+	tick := time.NewTimer(recheckTick)
+	defer tick.Stop()
+	ticked := false
+	for {
+		if s.outbound.bytes.Load() < bound/2 || (ticked && w.pending() == 0) {
+			return
+		}
+		select {
+		case <-w.drained:
+			if w.pending() == 0 {
+				return
+			}
+		case <-tick.C:
+			ticked = true
+			tick.Reset(recheckTick)
+		case <-w.stopped:
+			return
+		}
 	}
 }

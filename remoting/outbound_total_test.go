@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"crypto/tls"
 	"net"
 	"sync"
 	"testing"
@@ -41,12 +42,17 @@ func (b *blobServer) answeredTo(c net.Conn) int {
 	return b.answered[c.LocalAddr().String()]
 }
 
-// dialNonReader opens a connection that sends n blob requests at once and
-// never reads (a small receive buffer, so the server's bytes back up).
-func dialNonReader(t *testing.T, addr string, n int) net.Conn {
+// dialNonReader opens a connection with dial that sends n blob requests
+// at once and never reads (a small receive buffer, so the server's bytes
+// back up).
+func dialNonReader(t *testing.T, dial func(*testing.T, string) net.Conn, addr string, n int) net.Conn {
 	t.Helper()
-	conn := dialRaw(t, addr)
-	require.NoError(t, conn.(*net.TCPConn).SetReadBuffer(4096))
+	conn := dial(t, addr)
+	raw := conn
+	if tc, ok := conn.(*tls.Conn); ok {
+		raw = tc.NetConn()
+	}
+	require.NoError(t, raw.(*net.TCPConn).SetReadBuffer(4096))
 	pipeline(t, conn, blobCode, n)
 	return conn
 }
@@ -73,6 +79,22 @@ func peakSampler(s *Server) (stop func() int64) {
 }
 
 func TestClientsThatDoNotReadAreHeldOverTheTotalBound(t *testing.T) {
+	for _, sc := range shareConns {
+		t.Run(sc.name, func(t *testing.T) {
+			opts := sc.opts
+			if opts.TLSMode != TLSDisabled {
+				opts.TLSConfig = serverTLS(t)
+			}
+			testHeldOverTheTotalBound(t, opts, sc.dial)
+		})
+	}
+}
+
+// testHeldOverTheTotalBound fills the sum of unsent bytes past its bound
+// with one connection that does not read, then opens more such
+// connections: each is served, its requests are held back, and a client
+// that reads is still answered.
+func testHeldOverTheTotalBound(t *testing.T, opts ServerOptions, dial func(*testing.T, string) net.Conn) {
 	const (
 		bound      = 1 << 20
 		fillerAsks = 256 // 16 MiB of answers: the sum goes over the bound
@@ -80,10 +102,11 @@ func TestClientsThatDoNotReadAreHeldOverTheTotalBound(t *testing.T) {
 		readerAsks = 256
 	)
 	blobs := &blobServer{answered: map[string]int{}}
-	s, _ := startHygieneServer(t, ServerOptions{MaxOutboundTotal: bound}, blobs.register)
+	opts.MaxOutboundTotal = bound
+	s, _ := startHygieneServer(t, opts, blobs.register)
 	good := newTestClient(t)
 
-	filler := dialNonReader(t, s.Addr(), fillerAsks)
+	filler := dialNonReader(t, dial, s.Addr(), fillerAsks)
 	eventually(t, func() bool { return blobs.answeredTo(filler) == fillerAsks }, "the filler's requests, sent under the bound, are all answered")
 	eventually(t, func() bool { return s.OutboundBytes() > bound }, "the unsent bytes go over the bound")
 
@@ -91,7 +114,7 @@ func TestClientsThatDoNotReadAreHeldOverTheTotalBound(t *testing.T) {
 	before := s.OutboundBytes()
 	var conns []net.Conn
 	for range readers {
-		conns = append(conns, dialNonReader(t, s.Addr(), readerAsks))
+		conns = append(conns, dialNonReader(t, dial, s.Addr(), readerAsks))
 	}
 	for _, c := range conns {
 		eventually(t, func() bool { return blobs.answeredTo(c) > 0 }, "each reader is served")

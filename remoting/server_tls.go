@@ -35,7 +35,9 @@ package remoting
 //
 // A TLS connection keeps the rules of hygiene.go: it is closed after
 // IdleTimeout without reads or writes, when a frame is bad or over
-// MaxFrame, and when its unsent responses exceed MaxOutbound.
+// MaxFrame, and when its unsent responses exceed MaxOutbound. Its unsent
+// responses count in MaxOutboundTotal's sum, and over that bound its
+// reader holds back as a gnet connection does (outbound_total.go).
 //
 // Difference from Java: in enforcing mode Java closes a plaintext
 // connection and still hands its first bytes to the decoder, so a request
@@ -50,6 +52,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -131,7 +134,7 @@ func (s *Server) serveTLS(fd int, hello []byte, ch *Channel) {
 	}()
 	s.trackOpen(&c.activity, c)
 	err = readFrames(bufio.NewReaderSize(activeReader{r: c.tc, s: s, a: &c.activity}, tlsReadBuffer),
-		s.opts.MaxFrame, ch, stallingRoute(ch, s.route))
+		s.opts.MaxFrame, ch, s.holdingRoute(c.w, stallingRoute(ch, s.route)))
 	_ = c.raw.Close()
 	c.w.drop()
 	s.tls.untrack(c)
@@ -159,7 +162,11 @@ func (s *Server) acceptTLS(fd int, hello []byte, ch *Channel) (*tlsConn, error) 
 		s.tls.untrack(c)
 		return nil, err
 	}
-	c.w = newStreamWriter(c.tc, raw, s.opts.MaxOutbound, s.log, func() { s.touch(&c.activity) })
+	var total *atomic.Int64
+	if s.boundsTotal() {
+		total = &s.outbound.bytes
+	}
+	c.w = newStreamWriter(c.tc, raw, s.opts.MaxOutbound, total, s.log, func() { s.touch(&c.activity) })
 	c.w.remote = ch.remote
 	ch.setWriter(c.w)
 	return c, nil

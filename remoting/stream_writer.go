@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 )
@@ -19,7 +20,10 @@ const streamWriterBuffer = 64 << 10
 // one goroutine per connection writes them, so that a slow client stalls
 // its own writer and never a handler pool. Queued bytes not yet written
 // count against MaxOutbound as gnet's outbound buffer does: over it, the
-// connection is closed.
+// connection is closed. They count in the server's sum of unsent bytes
+// too (total, MaxOutboundTotal), from when they are queued until they are
+// written or dropped; the connection's reader holds itself back over that
+// bound (Server.holdTLSReader).
 type streamWriter struct {
 	conn    io.Writer // the TLS conn
 	raw     net.Conn  // the socket, closed to break a write or the connection
@@ -27,6 +31,12 @@ type streamWriter struct {
 	log     *zap.Logger
 	remote  string
 	onWrite func()
+	total   *atomic.Int64 // the server's sum of unsent bytes, nil when unbounded
+
+	// drained is signalled after each write; stopped is closed when run
+	// returns.
+	drained chan struct{}
+	stopped chan struct{}
 
 	mu     sync.Mutex
 	frames [][]byte
@@ -37,9 +47,10 @@ type streamWriter struct {
 	done   chan struct{}
 }
 
-func newStreamWriter(conn io.Writer, raw net.Conn, max int, log *zap.Logger, onWrite func()) *streamWriter {
-	return &streamWriter{conn: conn, raw: raw, max: max, log: log, onWrite: onWrite,
-		wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newStreamWriter(conn io.Writer, raw net.Conn, max int, total *atomic.Int64, log *zap.Logger, onWrite func()) *streamWriter {
+	return &streamWriter{conn: conn, raw: raw, max: max, total: total, log: log, onWrite: onWrite,
+		wake: make(chan struct{}, 1), done: make(chan struct{}),
+		drained: make(chan struct{}, 1), stopped: make(chan struct{})}
 }
 
 func (w *streamWriter) writeFrame(frame []byte) error { return w.queue(nil, frame) }
@@ -72,6 +83,7 @@ func (w *streamWriter) queue(done func(), frames ...[]byte) error {
 		w.dones = append(w.dones, done)
 	}
 	w.queued += n
+	w.count(n)
 	over := w.max >= 0 && w.queued > w.max
 	queued := w.queued
 	w.mu.Unlock()
@@ -91,6 +103,7 @@ func (w *streamWriter) queue(done func(), frames ...[]byte) error {
 // run writes what is queued until the connection is dropped or a write
 // fails (then it closes the socket).
 func (w *streamWriter) run() {
+	defer close(w.stopped)
 	bw := bufio.NewWriterSize(w.conn, streamWriterBuffer)
 	for {
 		select {
@@ -102,7 +115,12 @@ func (w *streamWriter) run() {
 		err := writeFrames(bw, frames)
 		w.mu.Lock()
 		w.queued -= n
+		w.count(-n)
 		w.mu.Unlock()
+		select {
+		case w.drained <- struct{}{}:
+		default: // a signal is pending already
+		}
 		for _, done := range dones {
 			done()
 		}
@@ -145,10 +163,31 @@ func (w *streamWriter) drop() {
 		return
 	}
 	dones := w.dones
+	left := 0
+	for _, f := range w.frames {
+		left += len(f)
+	}
+	w.queued -= left
+	w.count(-left)
 	w.frames, w.dones, w.closed = nil, nil, true
 	w.mu.Unlock()
 	close(w.done)
 	for _, done := range dones {
 		done()
 	}
+}
+
+// count adds n queued (or, negative, written or dropped) bytes to the
+// server's sum (under mu).
+func (w *streamWriter) count(n int) {
+	if w.total != nil {
+		w.total.Add(int64(n))
+	}
+}
+
+// pending is what the connection owes: bytes queued and not yet written.
+func (w *streamWriter) pending() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.queued
 }
