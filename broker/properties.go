@@ -55,6 +55,9 @@ type msgProps struct {
 	props   []msgProp // insertion order, deleted ones removed
 	maxSize int
 	initCap int // the HashMap's initial capacity
+	// inline backs props while they fit: a send's properties and the few
+	// the broker adds cost no allocation of their own.
+	inline [10]msgProp
 }
 
 // msgProp is one property.
@@ -63,14 +66,26 @@ type msgProp struct{ name, value string }
 // newMsgProps is an empty map of that initial capacity (16 for the map a
 // new Message makes).
 func newMsgProps(initCap int) *msgProps {
-	return &msgProps{props: make([]msgProp, 0, 4), initCap: initCap}
+	return withRoom(initCap, 0)
+}
+
+// withRoom is an empty map of that initial capacity with room for n
+// properties.
+func withRoom(initCap, n int) *msgProps {
+	p := &msgProps{initCap: initCap}
+	if n <= len(p.inline) {
+		p.props = p.inline[:0]
+	} else {
+		p.props = make([]msgProp, 0, n)
+	}
+	return p
 }
 
 // parseProps is MessageDecoder.string2messageProperties of line: 4.9.8
 // makes a default HashMap (16 buckets), 5.x a HashMap(128).
 func parseProps(s string, l line) *msgProps {
 	// Room for every property and the few the broker adds.
-	p := &msgProps{props: make([]msgProp, 0, strings.Count(s, string(store.PropertySeparator))+4), initCap: l.propertyMapCapacity()}
+	p := withRoom(l.propertyMapCapacity(), strings.Count(s, string(store.PropertySeparator))+4)
 	for len(s) > 0 {
 		seg := s
 		if i := strings.IndexByte(s, store.PropertySeparator); i >= 0 {

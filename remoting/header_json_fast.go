@@ -2,7 +2,7 @@ package remoting
 
 import (
 	"strconv"
-	"unicode/utf8"
+	"strings"
 )
 
 // The fast path of the JSON header decoder. Java clients send every header
@@ -153,63 +153,81 @@ func (p *fastHeaderParser) str() (string, bool) {
 }
 
 // escapedStr finishes a string that has escapes, from its first escape at
-// p.i; start is where its text began.
+// p.i; start is where its text began. The decoded text is built in one
+// allocation: no escape decodes to more bytes than it takes, so the raw
+// text up to the closing quote bounds it.
 func (p *fastHeaderParser) escapedStr(start int) (string, bool) {
-	buf := make([]byte, 0, 2*(p.i-start)+16)
-	buf = append(buf, p.s[start:p.i]...)
+	var sb strings.Builder
+	sb.Grow(p.rawStrEnd() - start)
+	sb.WriteString(p.s[start:p.i])
 	for p.i < len(p.s) {
 		b := p.s[p.i]
 		switch {
 		case b == '"':
 			p.i++
-			return string(buf), true
+			return sb.String(), true
 		case b == '\\':
-			var ok bool
-			if buf, ok = p.unescape(buf); !ok {
+			if !p.unescape(&sb) {
 				return "", false
 			}
 		case b < 0x20 || b >= 0x7f:
 			return "", false
 		default:
-			buf = append(buf, b)
+			sb.WriteByte(b)
 			p.i++
 		}
 	}
 	return "", false
 }
 
-// unescape appends the character of the escape at p.i to buf.
-func (p *fastHeaderParser) unescape(buf []byte) ([]byte, bool) {
+// rawStrEnd is where the string being read at p.i ends: its closing
+// quote, or the end of the text when it has none.
+func (p *fastHeaderParser) rawStrEnd() int {
+	for i := p.i; i < len(p.s); i++ {
+		switch p.s[i] {
+		case '"':
+			return i
+		case '\\':
+			i++
+		}
+	}
+	return len(p.s)
+}
+
+// unescape writes the character of the escape at p.i to sb.
+func (p *fastHeaderParser) unescape(sb *strings.Builder) bool {
 	if p.i+1 >= len(p.s) {
-		return buf, false
+		return false
 	}
 	c := p.s[p.i+1]
 	p.i += 2
 	switch c {
 	case '"', '\\', '/':
-		return append(buf, c), true
+		sb.WriteByte(c)
 	case 'b':
-		return append(buf, '\b'), true
+		sb.WriteByte('\b')
 	case 'f':
-		return append(buf, '\f'), true
+		sb.WriteByte('\f')
 	case 'n':
-		return append(buf, '\n'), true
+		sb.WriteByte('\n')
 	case 'r':
-		return append(buf, '\r'), true
+		sb.WriteByte('\r')
 	case 't':
-		return append(buf, '\t'), true
+		sb.WriteByte('\t')
 	case 'u':
 		if p.i+4 > len(p.s) {
-			return buf, false
+			return false
 		}
 		r, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
 		if err != nil || (r >= 0xD800 && r <= 0xDFFF) {
-			return buf, false
+			return false
 		}
 		p.i += 4
-		return utf8.AppendRune(buf, rune(r)), true
+		sb.WriteRune(rune(r))
+	default:
+		return false
 	}
-	return buf, false
+	return true
 }
 
 // int32 reads a plain integer (an optional minus, no leading zeros) that
