@@ -7,7 +7,10 @@ package main
 //	rmqbench slowloris -addr 127.0.0.1:9876 -pid 1234 -c 2000 -d 30s
 //
 // Each slow connection writes a frame length (-announce, by default the
-// largest the server accepts) and then -chunk bytes every -every for -d.
+// largest the server accepts) and then -chunk bytes every -every for -d;
+// with -chunk 0 it goes quiet after the length, so -d past the server's
+// idle timeout (serverChannelMaxIdleTimeSeconds, 120 s) shows whether the
+// server closes idle connections.
 // The normal client sends -code (GET_ROUTEINFO_BY_TOPIC by default; the
 // broker answers GET_BROKER_RUNTIME_INFO, -code 28) back to back over its
 // own connection. The report gives VmRSS and RssAnon of /proc/PID/status
@@ -28,6 +31,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/rmqgo/rmqgo/remoting"
@@ -55,7 +59,7 @@ func (f *slowlorisFlags) parse(args []string, stderr io.Writer) error {
 	fs.IntVar(&f.pid, "pid", 0, "server process id, for its memory (0: not reported)")
 	fs.IntVar(&f.conns, "c", 2000, "slow connections")
 	fs.IntVar(&f.announce, "announce", remoting.MaxFrameLength-4, "frame length each slow connection announces")
-	fs.IntVar(&f.chunk, "chunk", 1, "bytes each slow connection sends per -every")
+	fs.IntVar(&f.chunk, "chunk", 1, "bytes each slow connection sends per -every (0: none, the connections stay idle)")
 	fs.DurationVar(&f.every, "every", time.Second, "interval between a slow connection's chunks")
 	fs.DurationVar(&f.duration, "d", 30*time.Second, "how long the slow connections trickle")
 	fs.DurationVar(&f.settle, "settle", 5*time.Second, "wait after closing them before the last reading")
@@ -65,8 +69,8 @@ func (f *slowlorisFlags) parse(args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if f.conns < 1 || f.chunk < 1 || f.every <= 0 || f.duration <= 0 || f.announce < 1 {
-		return errors.New("-c, -chunk, -every, -d and -announce must be positive")
+	if f.conns < 1 || f.chunk < 0 || f.every <= 0 || f.duration <= 0 || f.announce < 1 {
+		return errors.New("-c, -every, -d and -announce must be positive, -chunk not negative")
 	}
 	return nil
 }
@@ -190,7 +194,7 @@ func trickle(ctx context.Context, f *slowlorisFlags, s *slowConns, mem func() me
 		case <-tick.C:
 		}
 		for i, c := range s.conns {
-			if s.closed[i] {
+			if s.closed[i] || len(chunk) == 0 {
 				continue
 			}
 			_ = c.SetWriteDeadline(time.Now().Add(time.Second))
@@ -205,8 +209,20 @@ func trickle(ctx context.Context, f *slowlorisFlags, s *slowConns, mem func() me
 }
 
 // closeAll closes the slow connections and returns how many the server
-// had closed first.
+// had closed first: a write to them failed, or a read finds their end.
 func (s *slowConns) closeAll() int {
+	var wg sync.WaitGroup
+	for i, c := range s.conns {
+		if s.closed[i] {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.closed[i] = closedByPeer(c)
+		}()
+	}
+	wg.Wait()
 	n := 0
 	for i, c := range s.conns {
 		if s.closed[i] {
@@ -215,6 +231,15 @@ func (s *slowConns) closeAll() int {
 		_ = c.Close()
 	}
 	return n
+}
+
+// closedByPeer reports whether the other end has closed c: a short read
+// finds the end of the stream or a reset rather than nothing to read.
+func closedByPeer(c net.Conn) bool {
+	_ = c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	var b [1]byte
+	_, err := c.Read(b[:])
+	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // normalClient calls the server back to back and counts.
