@@ -21,10 +21,13 @@
 # with -Dtls.test.mode.enable=false -Dtls.client.authServer=true and the CA
 # as tls.client.trustCertPath, so they verify the servers' chain.
 #
-# TLS_SERVER_OPTS replaces -Dtls.server.mode=enforcing (e.g. permissive, or
-# certificate paths with -Dtls.test.mode.enable=false); TLS_CLIENT_OPTS
-# replaces the clients' (-Dtls.enable=true); TLS_TESTS the tests run besides
-# TlsEnforcingTest (ProducerSendTest,PushConsumerTest).
+# TLS_MODE=permissive starts the servers in permissive mode instead: the
+# clients still talk TLS, and TlsPermissiveTest replaces TlsEnforcingTest
+# (a plaintext request to either server is answered on the same port).
+# TLS_SERVER_OPTS replaces -Dtls.server.mode=$TLS_MODE (e.g. certificate
+# paths with -Dtls.test.mode.enable=false); TLS_CLIENT_OPTS replaces the
+# clients' (-Dtls.enable=true); TLS_TESTS the tests run besides the mode's
+# test (ProducerSendTest,PushConsumerTest).
 # The Java 4.9.7 broker garbles a query-message response over TLS (its
 # FileRegionEncoder counts the buffer's capacity as the bytes written, so the
 # frame is cut short and the connection's later answers are misread; 5.3.3
@@ -40,7 +43,13 @@
 set -u
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
 LINE=${1:-4}
-SERVER_OPTS=-Dtls.server.mode=enforcing
+TLS_MODE=${TLS_MODE:-enforcing}
+case $TLS_MODE in
+  enforcing) MODE_TEST=TlsEnforcingTest ;;
+  permissive) MODE_TEST=TlsPermissiveTest ;;
+  *) echo "tls-suite: TLS_MODE must be enforcing or permissive, not $TLS_MODE" >&2; exit 2 ;;
+esac
+SERVER_OPTS=-Dtls.server.mode=$TLS_MODE
 CLIENT_OPTS=-Dtls.enable=true
 if [ "${TLS_CERTS:-0}" = 1 ]; then
   CERTS=$COMPAT_DIR/target/tls-certs
@@ -50,7 +59,7 @@ if [ "${TLS_CERTS:-0}" = 1 ]; then
 fi
 SERVER_JAVA_OPT_EXT="${TLS_SERVER_OPTS:-$SERVER_OPTS} ${SERVER_JAVA_OPT_EXT:-}"
 export SERVER_JAVA_OPT_EXT
-TESTS="TlsEnforcingTest,${TLS_TESTS:-ProducerSendTest,PushConsumerTest}"
+TESTS="$MODE_TEST,${TLS_TESTS:-ProducerSendTest,PushConsumerTest}"
 if [ "$LINE" = 4 ] && [ "${BROKER_IMPL:-java}" = java ]; then
   TESTS="$TESTS,!ProducerSendTest#messagesAreFoundByKeyAndByMsgId"
 fi
