@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 )
@@ -23,7 +24,10 @@ type fileQueue struct {
 	readOnly bool
 
 	mu    sync.RWMutex
-	files []*mappedFile // ascending start offsets, contiguous
+	files []*mappedFile // ascending start offsets, contiguous; set with setFiles
+	// tail is files' last element (nil when none), read without mu: every
+	// put and every read of the end asks for it.
+	tail atomic.Pointer[mappedFile]
 
 	// preallocate creates the file after each new one in the background,
 	// as Java's AllocateMappedFileService does for the commitlog, so a put
@@ -96,8 +100,18 @@ func (q *fileQueue) loadFile(name string, last bool) error {
 	}
 	mf.wrote.Store(q.fileSize)
 	mf.flushed.Store(q.fileSize)
-	q.files = append(q.files, mf)
+	q.setFiles(append(q.files, mf))
 	return nil
+}
+
+// setFiles replaces the list (under mu, or before the queue is shared).
+func (q *fileQueue) setFiles(files []*mappedFile) {
+	q.files = files
+	if len(files) == 0 {
+		q.tail.Store(nil)
+		return
+	}
+	q.tail.Store(files[len(files)-1])
 }
 
 // checkContiguous is Java's checkSelf, but strict: a gap between files
@@ -130,14 +144,7 @@ func (q *fileQueue) first() *mappedFile {
 }
 
 // last returns the newest file, or nil.
-func (q *fileQueue) last() *mappedFile {
-	q.mu.RLock()
-	defer q.mu.RUnlock()
-	if len(q.files) == 0 {
-		return nil
-	}
-	return q.files[len(q.files)-1]
-}
+func (q *fileQueue) last() *mappedFile { return q.tail.Load() }
 
 // lastWritable returns the newest file if it has room, or creates the next
 // one. With no files, the first starts at the file boundary at or below
@@ -165,7 +172,7 @@ func (q *fileQueue) lastWritable(startOffset int64) (*mappedFile, bool, error) {
 		}
 	}
 	q.mu.Lock()
-	q.files = append(q.files[:len(q.files):len(q.files)], mf)
+	q.setFiles(append(q.files[:len(q.files):len(q.files)], mf))
 	q.mu.Unlock()
 	if q.preallocate {
 		q.prepareSpare(next + q.fileSize)
@@ -292,7 +299,7 @@ func (q *fileQueue) truncate(offset int64) error {
 		}
 		keep = append(keep, f)
 	}
-	q.files = keep
+	q.setFiles(keep)
 	q.mu.Unlock()
 	for _, f := range dropped {
 		if q.readOnly {
@@ -358,7 +365,7 @@ func (q *fileQueue) removeFirst(n int) []*mappedFile {
 	defer q.mu.Unlock()
 	n = min(n, len(q.files))
 	out := append([]*mappedFile(nil), q.files[:n]...)
-	q.files = append([]*mappedFile(nil), q.files[n:]...)
+	q.setFiles(append([]*mappedFile(nil), q.files[n:]...))
 	return out
 }
 
@@ -378,7 +385,7 @@ func (q *fileQueue) closeAll() {
 	q.closeSpare()
 	q.mu.Lock()
 	files := q.files
-	q.files = nil
+	q.setFiles(nil)
 	q.mu.Unlock()
 	for _, f := range files {
 		f.close()

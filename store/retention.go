@@ -19,7 +19,9 @@ import (
 //     diskMaxUsedSpaceRatio, or an operator asked, commitlog files older
 //     than fileReservedTime are deleted oldest first (never the last one,
 //     at most maxDeletePerRound a round); above
-//     diskSpaceCleanForciblyRatio they go regardless of age;
+//     diskSpaceCleanForciblyRatio they go regardless of age; a file
+//     holding records not yet dispatched to the consume queues is kept
+//     whatever its age (deletableCommitLogFiles);
 //   - consume-queue files and index files that only point below the new
 //     commitlog minimum follow.
 const (
@@ -98,11 +100,11 @@ func (s *Store) diskFullReason() string {
 // stopping at the first one still reserved; never the newest.
 func (s *Store) deleteExpiredCommitLog(ctx context.Context, now time.Time, force bool) (int, error) {
 	files := s.cl.files.snapshot()
-	n := 0
-	for ; n < len(files)-1 && n < maxDeletePerRound; n++ {
-		if !force && files[n].modTime().Add(s.opts.Retention.FileReservedTime).After(now) {
-			break
-		}
+	dispatched := s.disp.from.Load()
+	n := s.deletableCommitLogFiles(files, dispatched, now, force)
+	if n < len(files)-1 && n < maxDeletePerRound && force && files[n].end() > dispatched {
+		s.log.Warn("not deleting commitlog files whose messages are not in the consume queues yet",
+			zap.String("file", files[n].path), zap.Int64("dispatchedOffset", dispatched))
 	}
 	if n == 0 {
 		return 0, nil
@@ -120,6 +122,26 @@ func (s *Store) deleteExpiredCommitLog(ctx context.Context, now time.Time, force
 		}
 	}
 	return n, nil
+}
+
+// deletableCommitLogFiles is how many of the oldest files may go: those
+// past fileReservedTime (any age when force), never the newest, at most
+// maxDeletePerRound, and only those wholly below dispatched, the offset up
+// to which records are in the consume queues. Java deletes by age alone;
+// here a file the dispatcher has not finished (it may be held up by a full
+// disk, unable to make the next consume-queue file) is kept, so that a
+// stored message is never deleted before consumers could see it.
+func (s *Store) deletableCommitLogFiles(files []*mappedFile, dispatched int64, now time.Time, force bool) int {
+	n := 0
+	for ; n < len(files)-1 && n < maxDeletePerRound; n++ {
+		if files[n].end() > dispatched {
+			break
+		}
+		if !force && files[n].modTime().Add(s.opts.Retention.FileReservedTime).After(now) {
+			break
+		}
+	}
+	return n
 }
 
 // cleanConsumeQueuesAndIndex deletes queue files whose last unit points

@@ -261,6 +261,30 @@ func TestRetentionDeletesExpiredFiles(t *testing.T) {
 	assert.Equal(t, fileName(s.cl.files.last().start), entries[0].Name())
 }
 
+// TestRetentionKeepsUndispatchedFiles: a file holding records the
+// dispatcher has not put into the consume queues yet is not deleted, even
+// forcibly (a full disk can hold the dispatcher up).
+func TestRetentionKeepsUndispatchedFiles(t *testing.T) {
+	o := smallOptions(t.TempDir())
+	o.Retention.FileReservedTime = 0
+	o.Retention.CleanResourceInterval = time.Hour // driven by hand below
+	s := openStarted(t, o)
+	putAll(t, s, 400, "TopicA")
+	waitDispatched(t, s)
+	files := s.cl.files.snapshot()
+	require.Greater(t, len(files), 3)
+	now := time.Now()
+	for _, force := range []bool{false, true} {
+		assert.Equal(t, len(files)-1, s.deletableCommitLogFiles(files, s.DispatchedOffset(), now, force),
+			"all dispatched: every file but the newest")
+		assert.Equal(t, 1, s.deletableCommitLogFiles(files, files[1].start+1, now, force),
+			"dispatched into the second file: only the first")
+		assert.Equal(t, 2, s.deletableCommitLogFiles(files, files[2].start, now, force),
+			"dispatched to the end of the second file: the first two")
+		assert.Equal(t, 0, s.deletableCommitLogFiles(files, 0, now, force), "nothing dispatched: none")
+	}
+}
+
 // TestDiskFullRefusesPuts fills a small file system: when the next
 // commitlog file cannot be created, puts are refused with
 // CREATE_MAPEDFILE_FAILED and a reason, nothing already stored is harmed,
@@ -284,6 +308,10 @@ func TestDiskFullRefusesPuts(t *testing.T) {
 			break
 		}
 		acked = append(acked, m)
+		// In step with the dispatcher: the consume queue takes its files
+		// as the messages come, so the commitlog is what finds the disk
+		// full (a dispatcher left behind would find it instead).
+		waitDispatched(t, s)
 	}
 	require.Equal(t, PutCreateMappedFileFailed, refused.Status, refused.Reason)
 	assert.Contains(t, refused.Reason, "no space left")
