@@ -68,7 +68,7 @@ func (p *pullHolds) park(req *remoting.Request, h *pullHeader, sub subscriptionD
 
 // onArrival is the store's arrival listener (the dispatcher's goroutine):
 // it wakes the pulls on the queue that want the message.
-func (p *pullHolds) onArrival(a *store.Arrival) {
+func (p *pullHolds) onArrival(a store.Arrival) {
 	key := queueKey{a.Topic, a.QueueID}
 	p.release(key, func(x *parkedPull) bool {
 		return a.NextOffset > x.from && (x.filter == nil || x.filter(a.TagsCode))

@@ -53,7 +53,7 @@ var sendHeaderNames = [...][2]string{
 // parseSendHeader reads the header of either form; a required field that
 // is missing or not a number is an error, as Java's decodeCommandCustomHeader
 // makes it.
-func parseSendHeader(cmd *remoting.Command) (*sendHeader, error) {
+func parseSendHeader(cmd *remoting.Command) (sendHeader, error) {
 	v2 := cmd.Code == int32(remoting.SendMessageV2) || cmd.Code == int32(remoting.SendBatchMessage) && hasExt(cmd, "b")
 	name := func(i int) string {
 		if v2 {
@@ -61,28 +61,28 @@ func parseSendHeader(cmd *remoting.Command) (*sendHeader, error) {
 		}
 		return sendHeaderNames[i][0]
 	}
-	h := &sendHeader{maxReconsumeTimes: -1}
+	h := sendHeader{maxReconsumeTimes: -1}
 	var err error
 	for _, req := range []string{name(0), name(1), name(2)} {
 		if _, ok := cmd.Ext(req); !ok {
-			return nil, fmt.Errorf("%w: %s", remoting.ErrMissingField, sendHeaderNames[indexOfName(req, v2)][0])
+			return h, fmt.Errorf("%w: %s", remoting.ErrMissingField, sendHeaderNames[indexOfName(req, v2)][0])
 		}
 	}
 	h.producerGroup, h.topic, h.defaultTopic = cmd.ExtString(name(0)), cmd.ExtString(name(1)), cmd.ExtString(name(2))
 	if h.defaultTopicQueueNums, err = cmd.ExtInt32(name(3)); err != nil {
-		return nil, err
+		return h, err
 	}
 	if h.queueID, err = cmd.ExtInt32(name(4)); err != nil {
-		return nil, err
+		return h, err
 	}
 	if h.sysFlag, err = cmd.ExtInt32(name(5)); err != nil {
-		return nil, err
+		return h, err
 	}
 	if h.bornTimestamp, err = cmd.ExtInt64(name(6)); err != nil {
-		return nil, err
+		return h, err
 	}
 	if h.flag, err = cmd.ExtInt32(name(7)); err != nil {
-		return nil, err
+		return h, err
 	}
 	h.properties = cmd.ExtString(name(8))
 	h.reconsumeTimes = cmd.ExtInt32Or(name(9), 0)
@@ -119,7 +119,8 @@ type sendService struct {
 
 // sendMessage serves the three send codes.
 func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
-	h, err := parseSendHeader(req.Cmd)
+	hv, err := parseSendHeader(req.Cmd)
+	h := &hv
 	if err != nil {
 		return s.replyHeaderError(req.Cmd, err)
 	}

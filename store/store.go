@@ -36,7 +36,7 @@ type Store struct {
 	// indexCheckpointed is when (Unix ns) the newest index file was last
 	// synced for the checkpoint (checkpointIndex).
 	indexCheckpointed atomic.Int64
-	onArrive          func(*Arrival)
+	onArrive          func(Arrival)
 	// haMaster is the HA master serving this store's slaves, once made.
 	haMaster atomic.Pointer[HAMaster]
 
@@ -119,7 +119,7 @@ func (s *Store) load() error {
 
 // SetArrivalListener sets the function told about every message the
 // dispatcher makes visible (long polling). Call it before Start.
-func (s *Store) SetArrivalListener(fn func(*Arrival)) { s.onArrive = fn }
+func (s *Store) SetArrivalListener(fn func(Arrival)) { s.onArrive = fn }
 
 // LastExitOK reports whether the previous run stopped cleanly.
 func (s *Store) LastExitOK() bool { return s.lastExitOK }
@@ -251,7 +251,7 @@ func (s *Store) dispatch(d *dispatchRequest) error {
 		}
 	}
 	if counts && s.onArrive != nil {
-		s.onArrive(&Arrival{Topic: d.topic, QueueID: d.queueID, NextOffset: d.queueOffset + 1,
+		s.onArrive(Arrival{Topic: d.topic, QueueID: d.queueID, NextOffset: d.queueOffset + 1,
 			TagsCode: d.tagsCode, StoreTimestamp: d.storeTimestamp, Properties: d.properties})
 	}
 	return nil
