@@ -79,15 +79,7 @@ func peakSampler(s *Server) (stop func() int64) {
 }
 
 func TestClientsThatDoNotReadAreHeldOverTheTotalBound(t *testing.T) {
-	for _, sc := range shareConns {
-		t.Run(sc.name, func(t *testing.T) {
-			opts := sc.opts
-			if opts.TLSMode != TLSDisabled {
-				opts.TLSConfig = serverTLS(t)
-			}
-			testHeldOverTheTotalBound(t, opts, sc.dial)
-		})
-	}
+	overEachConnKind(t, testHeldOverTheTotalBound)
 }
 
 // testHeldOverTheTotalBound fills the sum of unsent bytes past its bound

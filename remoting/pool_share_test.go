@@ -53,16 +53,22 @@ var shareConns = []struct {
 	}},
 }
 
-func TestPoolHoldsAtMostItsShareOfOneConnection(t *testing.T) {
+// overEachConnKind runs test as a subtest for each of shareConns, with
+// the server options (TLS configured where it is on) and the dialer.
+func overEachConnKind(t *testing.T, test func(*testing.T, ServerOptions, func(*testing.T, string) net.Conn)) {
 	for _, sc := range shareConns {
 		t.Run(sc.name, func(t *testing.T) {
 			opts := sc.opts
 			if opts.TLSMode != TLSDisabled {
 				opts.TLSConfig = serverTLS(t)
 			}
-			testPoolShare(t, opts, sc.dial)
+			test(t, opts, sc.dial)
 		})
 	}
+}
+
+func TestPoolHoldsAtMostItsShareOfOneConnection(t *testing.T) {
+	overEachConnKind(t, testPoolShare)
 }
 
 func testPoolShare(t *testing.T, opts ServerOptions, dial func(*testing.T, string) net.Conn) {

@@ -2,12 +2,8 @@ package org.rmqgo.compat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -22,24 +18,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 @Tag("tls")
 class TlsEnforcingTest {
-    /** A GET_BROKER_CLUSTER_INFO (106) request frame with a JSON header, as a 4.x client writes it. */
-    private static byte[] plaintextRequest() {
-        byte[] header = "{\"code\":106,\"flag\":0,\"language\":\"JAVA\",\"opaque\":1,\"serializeTypeCurrentRPC\":\"JSON\",\"version\":395}"
-            .getBytes(StandardCharsets.UTF_8);
-        ByteBuffer frame = ByteBuffer.allocate(8 + header.length);
-        frame.putInt(4 + header.length).putInt(header.length).put(header);
-        return frame.array();
-    }
-
     /** Sends a plaintext request to addr and asserts the server closes the connection unanswered. */
     private static void assertClosedUnanswered(String addr) throws IOException {
-        String[] hp = addr.split(":");
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])), 5000);
-            s.setSoTimeout(30000);
-            OutputStream out = s.getOutputStream();
-            out.write(plaintextRequest());
-            out.flush();
+        try (Socket s = PlaintextProbe.send(addr)) {
             InputStream in = s.getInputStream();
             int b;
             try {

@@ -2,10 +2,7 @@ package org.rmqgo.compat;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -25,28 +22,13 @@ class TlsPermissiveTest {
     private static final Pattern RESPONSE_FLAG = Pattern.compile("\"flag\":1[,}]");
     private static final Pattern REQUEST_OPAQUE = Pattern.compile("\"opaque\":1[,}]");
 
-    /** A GET_BROKER_CLUSTER_INFO (106) request frame with a JSON header, as a 4.x client writes it. */
-    private static byte[] plaintextRequest() {
-        byte[] header = "{\"code\":106,\"flag\":0,\"language\":\"JAVA\",\"opaque\":1,\"serializeTypeCurrentRPC\":\"JSON\",\"version\":395}"
-            .getBytes(StandardCharsets.UTF_8);
-        ByteBuffer frame = ByteBuffer.allocate(8 + header.length);
-        frame.putInt(4 + header.length).putInt(header.length).put(header);
-        return frame.array();
-    }
-
     /**
      * Sends a plaintext request to addr and asserts its response comes back on the same connection
      * (the name server answers it; a broker answers that it does not serve the code, which is an
      * answer too).
      */
     private static void assertAnswered(String addr) throws IOException {
-        String[] hp = addr.split(":");
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])), 5000);
-            s.setSoTimeout(30000);
-            OutputStream out = s.getOutputStream();
-            out.write(plaintextRequest());
-            out.flush();
+        try (Socket s = PlaintextProbe.send(addr)) {
             DataInputStream in = new DataInputStream(s.getInputStream());
             int length = in.readInt();
             int headerLength = in.readInt() & 0xFFFFFF;
