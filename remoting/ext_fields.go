@@ -59,22 +59,9 @@ func (f *ExtFields) Set(key, value string) {
 // differ there (V2 headers' are single letters), and comparing those
 // inline saves a call to the runtime's byte comparison for each.
 func (f ExtFields) index(key string) int {
-	if key == "" {
-		return f.indexEmpty()
-	}
 	for i := len(f) - 1; i >= 0; i-- {
 		k := f[i].Key
-		if len(k) == len(key) && k[0] == key[0] && k == key {
-			return i
-		}
-	}
-	return -1
-}
-
-// indexEmpty is where the last field with an empty key is, or -1.
-func (f ExtFields) indexEmpty() int {
-	for i := len(f) - 1; i >= 0; i-- {
-		if f[i].Key == "" {
+		if len(k) == len(key) && (len(k) == 0 || k[0] == key[0] && k == key) {
 			return i
 		}
 	}

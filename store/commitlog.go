@@ -150,14 +150,14 @@ func (c *commitLog) signalAppended() {
 	c.grew.fire()
 }
 
-// busyFor is how long the put lock has been held, 0 when free (then
-// without reading the clock).
-func (c *commitLog) busyFor(now func() time.Time) time.Duration {
+// busyFor is how long the put lock has been held, on the clock that
+// stamped lockedSince; 0 when free (then without reading the clock).
+func (c *commitLog) busyFor() time.Duration {
 	since := c.lockedSince.Load()
 	if since == 0 {
 		return 0
 	}
-	return time.Duration(now().UnixMilli()-since) * time.Millisecond
+	return time.Duration(c.now().UnixMilli()-since) * time.Millisecond
 }
 
 // read returns size bytes at offset, held until release is called, or

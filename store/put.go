@@ -194,5 +194,5 @@ func batchMsgIDs(first Message, ar appendResult) string {
 // IsOSPageCacheBusy reports that the put lock has been held longer than
 // osPageCacheBusyTimeOutMills (the broker then answers SYSTEM_BUSY).
 func (s *Store) IsOSPageCacheBusy() bool {
-	return s.cl.busyFor(time.Now) > s.opts.OSPageCacheBusyTimeout
+	return s.cl.busyFor() > s.opts.OSPageCacheBusyTimeout
 }

@@ -101,10 +101,10 @@ func (s *Store) diskFullReason() string {
 func (s *Store) deleteExpiredCommitLog(ctx context.Context, now time.Time, force bool) (int, error) {
 	files := s.cl.files.snapshot()
 	dispatched := s.disp.from.Load()
-	n := s.deletableCommitLogFiles(files, dispatched, now, force)
-	if n < len(files)-1 && n < maxDeletePerRound && force && files[n].end() > dispatched {
+	n, undispatched := s.deletableCommitLogFiles(files, dispatched, now, force)
+	if force && undispatched != nil {
 		s.log.Warn("not deleting commitlog files whose messages are not in the consume queues yet",
-			zap.String("file", files[n].path), zap.Int64("dispatchedOffset", dispatched))
+			zap.String("file", undispatched.path), zap.Int64("dispatchedOffset", dispatched))
 	}
 	if n == 0 {
 		return 0, nil
@@ -127,21 +127,22 @@ func (s *Store) deleteExpiredCommitLog(ctx context.Context, now time.Time, force
 // deletableCommitLogFiles is how many of the oldest files may go: those
 // past fileReservedTime (any age when force), never the newest, at most
 // maxDeletePerRound, and only those wholly below dispatched, the offset up
-// to which records are in the consume queues. Java deletes by age alone;
-// here a file the dispatcher has not finished (it may be held up by a full
-// disk, unable to make the next consume-queue file) is kept, so that a
-// stored message is never deleted before consumers could see it.
-func (s *Store) deletableCommitLogFiles(files []*mappedFile, dispatched int64, now time.Time, force bool) int {
-	n := 0
+// to which records are in the consume queues; undispatched is the file
+// that stopped the count for that last reason, else nil. Java deletes by
+// age alone; here a file the dispatcher has not finished (it may be held
+// up by a full disk, unable to make the next consume-queue file) is kept,
+// so that a stored message is never deleted before consumers could see
+// it.
+func (s *Store) deletableCommitLogFiles(files []*mappedFile, dispatched int64, now time.Time, force bool) (n int, undispatched *mappedFile) {
 	for ; n < len(files)-1 && n < maxDeletePerRound; n++ {
 		if files[n].end() > dispatched {
-			break
+			return n, files[n]
 		}
 		if !force && files[n].modTime().Add(s.opts.Retention.FileReservedTime).After(now) {
 			break
 		}
 	}
-	return n
+	return n, nil
 }
 
 // cleanConsumeQueuesAndIndex deletes queue files whose last unit points

@@ -274,15 +274,21 @@ func TestRetentionKeepsUndispatchedFiles(t *testing.T) {
 	files := s.cl.files.snapshot()
 	require.Greater(t, len(files), 3)
 	now := time.Now()
-	for _, force := range []bool{false, true} {
-		assert.Equal(t, len(files)-1, s.deletableCommitLogFiles(files, s.DispatchedOffset(), now, force),
-			"all dispatched: every file but the newest")
-		assert.Equal(t, 1, s.deletableCommitLogFiles(files, files[1].start+1, now, force),
-			"dispatched into the second file: only the first")
-		assert.Equal(t, 2, s.deletableCommitLogFiles(files, files[2].start, now, force),
-			"dispatched to the end of the second file: the first two")
-		assert.Equal(t, 0, s.deletableCommitLogFiles(files, 0, now, force), "nothing dispatched: none")
+	deletable := func(dispatched int64, force bool) int {
+		n, _ := s.deletableCommitLogFiles(files, dispatched, now, force)
+		return n
 	}
+	for _, force := range []bool{false, true} {
+		assert.Equal(t, len(files)-1, deletable(s.DispatchedOffset(), force),
+			"all dispatched: every file but the newest")
+		assert.Equal(t, 1, deletable(files[1].start+1, force),
+			"dispatched into the second file: only the first")
+		assert.Equal(t, 2, deletable(files[2].start, force),
+			"dispatched to the end of the second file: the first two")
+		assert.Equal(t, 0, deletable(0, force), "nothing dispatched: none")
+	}
+	_, held := s.deletableCommitLogFiles(files, files[1].start+1, now, true)
+	assert.Same(t, files[1], held, "the file kept for its undispatched records is named")
 }
 
 // TestDiskFullRefusesPuts fills a small file system: when the next
