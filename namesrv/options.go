@@ -86,7 +86,8 @@ type Options struct {
 	ClientRequestThreadPoolQueueCapacity int
 	DefaultThreadPoolNums                int
 	DefaultThreadPoolQueueCapacity       int
-	// EventLoops is the number of network event loops; 0 is one per core.
+	// EventLoops is the number of network event loops; 0 is
+	// remoting.DefaultEventLoops.
 	EventLoops int
 	// ServerChannelMaxIdleTime closes a connection that has neither read
 	// nor written for this long (serverChannelMaxIdleTimeSeconds, 120 s);
