@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"net/netip"
-	"strings"
 )
 
 // Commitlog record, as Java's CommitLog.DefaultAppendMessageCallback
@@ -279,10 +278,17 @@ func validateMessage(m *Message, maxBody int, allowV2 bool) (v2 bool, problem st
 // address, its port (int) and the record's commitlog offset (long), as
 // MessageDecoder.createMessageId builds it.
 func MessageID(storeHost netip.AddrPort, offset int64) string {
-	buf := make([]byte, 0, 28)
-	buf = appendHost(buf, storeHost)
-	buf = binary.BigEndian.AppendUint64(buf, uint64(offset))
-	return strings.ToUpper(hex.EncodeToString(buf))
+	var raw [28]byte
+	b := appendHost(raw[:0], storeHost)
+	b = binary.BigEndian.AppendUint64(b, uint64(offset))
+	var text [56]byte
+	n := hex.Encode(text[:], b)
+	for i, c := range text[:n] {
+		if c >= 'a' {
+			text[i] = c - 'a' + 'A' // Java's UtilAll.bytes2string is upper case
+		}
+	}
+	return string(text[:n]) // the only allocation of a message id
 }
 
 // DecodeMessageID splits an offset message id into store host and

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/hex"
+	"math"
 	"net/netip"
 	"strings"
 	"testing"
@@ -124,4 +125,14 @@ func TestPropertiesJavaRules(t *testing.T) {
 	v, ok := propertyValue([]byte("TAGS\x01x\x02KEYS\x01k1 k2"), "KEYS")
 	assert.True(t, ok)
 	assert.Equal(t, "k1 k2", v)
+}
+
+// TestMessageIDIsJavas pins the offset message id to the string Java's
+// MessageDecoder.createMessageId makes: upper-case hex of the address, the
+// port as an int and the offset as a long.
+func TestMessageIDIsJavas(t *testing.T) {
+	v4 := netip.MustParseAddrPort("127.0.0.1:10911")
+	assert.Equal(t, "7F00000100002A9F00000000ABCDEF12", MessageID(v4, 0xABCDEF12))
+	v6 := netip.MustParseAddrPort("[fe80::1]:10911")
+	assert.Equal(t, "FE80000000000000000000000000000100002A9F7FFFFFFFFFFFFFFF", MessageID(v6, math.MaxInt64))
 }
