@@ -89,7 +89,7 @@ type Server struct {
 
 // DefaultEventLoops is half the cores, at least one. A loop reads, cuts
 // frames and writes replies; the handlers run in the pools, on the other
-// cores. Loops beyond that only wait: each waits in epoll_wait, a system
+// cores. Loops beyond that only wait: each waits in epoll_pwait, a system
 // call the Go scheduler takes its processor from and hands back, which
 // costs context switches on every wake-up (on 2 cores, one loop instead of
 // two cut the broker's CPU per message by about 6 %; docs/cpu.md).
