@@ -332,16 +332,29 @@ signal_one() {
   if is_ours "$pid" "$1"; then kill -TERM "$pid" 2>/dev/null; else rm -f "$1/pid"; fi
 }
 
+# exited PID: the process has ended: no such process, or a zombie (which
+# holds no files, so no lock). Not is_ours: a dying process's command line
+# reads empty once its memory is released, while its last threads still
+# hold its files (the store's lock among them) for as long as a large
+# JVM's unmapping takes.
+exited() {
+  [ -r "/proc/$1/stat" ] || return 0
+  case $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1) in
+    Z | X | '') return 0 ;;
+  esac
+  return 1
+}
+
 # kill_one DIR: SIGKILL to the server of DIR if it is still the process we
-# started, and waits (up to 60 s) until it is gone.
+# started, and waits (up to 60 s) until it has exited.
 kill_one() {
   [ -f "$1/pid" ] || return 0
   pid=$(cat "$1/pid")
   if is_ours "$pid" "$1"; then
     kill -KILL "$pid" 2>/dev/null
     n=0
-    while is_ours "$pid" "$1" && [ $n -lt 200 ]; do sleep 0.3; n=$((n + 1)); done
-    if is_ours "$pid" "$1"; then log "$(basename "$1") (pid $pid) still there 60s after SIGKILL"; return 1; fi
+    while ! exited "$pid" && [ $n -lt 200 ]; do sleep 0.3; n=$((n + 1)); done
+    if ! exited "$pid"; then log "$(basename "$1") (pid $pid) still there 60s after SIGKILL"; return 1; fi
     log "$(basename "$1") (pid $pid) killed"
   fi
   rm -f "$1/pid"
