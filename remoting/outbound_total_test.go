@@ -98,8 +98,11 @@ func testHeldOverTheTotalBound(t *testing.T, opts ServerOptions, dial func(*test
 	s, _ := startHygieneServer(t, opts, blobs.register)
 	good := newTestClient(t)
 
+	// The filler's answers take the sum over the bound; those of its
+	// requests not yet decoded by then are held (over TLS the reader
+	// decodes record by record while the handlers answer), so how many of
+	// them are answered depends on the timing: at most all of them.
 	filler := dialNonReader(t, dial, s.Addr(), fillerAsks)
-	eventually(t, func() bool { return blobs.answeredTo(filler) == fillerAsks }, "the filler's requests, sent under the bound, are all answered")
 	eventually(t, func() bool { return s.OutboundBytes() > bound }, "the unsent bytes go over the bound")
 
 	stop := peakSampler(s)
