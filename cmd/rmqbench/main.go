@@ -12,6 +12,7 @@
 //	rmqbench slowloris -addr 127.0.0.1:9876 -pid 1234 -c 2000 -d 30s
 //	rmqbench clients -addr 127.0.0.1:10911 -pid 1234 -c 5000 -period 1s -d 20s
 //	rmqbench register -n 127.0.0.1:9876 -topics store/config/topics.json -count 20
+//	rmqbench null-broker -addr 127.0.0.1:10911
 //
 // Each subcommand lives in its own file; route and produce drive the
 // shared load runner (load.go), which prints progress every 5 s. produce
@@ -53,6 +54,7 @@ var subcommands = map[string]subcommand{
 	"backlog-table": {summary: "compat/backlog-bench.sh's JSON lines on stdin to a markdown table with Go/Java ratios", run: runBacklogTable},
 	"dropcache":     {summary: "drop a store's files from the OS page cache (fadvise DONTNEED), cached MB before and after", run: runDropCache},
 	"touchmem":      {summary: "write once to most free memory and give it back, so no broker pays for memory never used (VMs)", run: runTouchMem},
+	"null-broker":   {summary: "answer routes and sends without storing them: the remoting path's own CPU floor", run: runNullBroker},
 	"curve-table":   {summary: "compat/curves-bench.sh's tagged JSON lines on stdin to a markdown table per curve", run: runCurveTable},
 }
 
