@@ -47,6 +47,8 @@
 #                          2 hours); make bench-broker: Java's benchmark tools and rmqbench against
 #                          the Java broker and ours, in one run, a markdown table with ratios;
 #                          make bench-smoke: each step of make bench briefly
+#   make bench-floor       the CPU a message costs a server that stores nothing (rmqbench
+#                          null-broker) beside the Java broker and ours (compat/floor-bench.sh)
 #   make bench-scale       cost curves: 10 -> 10,000 topics and 10 -> 5,000 heartbeating clients,
 #                          the Java 4.9.7 servers and ours in one run (compat/scale-bench.sh)
 #   make bench-backlog     a new group catching up on a cold backlog (BACKLOG_SIZES MiB) while a
@@ -63,7 +65,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
@@ -328,12 +330,17 @@ bench: build
 
 # make test runs these steps of make bench briefly (a few minutes): the
 # scripts work, against Java's servers and ours; the figures mean nothing.
-SMOKE_STEPS ?= throughput curves scale backlog
+SMOKE_STEPS ?= throughput floor curves scale backlog
 bench-smoke: build
 	$(BENCH_BINS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh compat/bench-all.sh
 
 bench-broker: build
 	$(BENCH_BINS) sh compat/broker-bench.sh
+
+# The remoting path's own CPU floor (rmqbench null-broker) beside the Java
+# broker and ours, in one run (compat/floor-bench.sh; about 10 minutes).
+bench-floor: build
+	$(BENCH_BINS) sh compat/floor-bench.sh
 
 # Cost curves (issue 16 item 3): one compat/broker-bench.sh run per point,
 # a markdown table per curve (compat/curves-bench.sh; about 3 minutes a point).

@@ -11,16 +11,19 @@
 #   3 line 5         the same with the 5.3.3 servers and client
 #   4 fixed rate     rmqbench at RATE messages a second: send and
 #                    end-to-end latency under the same load on both
-#   5 curves         compat/curves-bench.sh: 1 -> 1024 queues, SYNC_FLUSH
+#   5 floor          compat/floor-bench.sh: the CPU a message costs a
+#                    server that stores nothing (rmqbench null-broker),
+#                    beside both brokers
+#   6 curves         compat/curves-bench.sh: 1 -> 1024 queues, SYNC_FLUSH
 #                    with 1 -> 256 senders
-#   6 scale          compat/scale-bench.sh: 10 -> 10,000 topics,
+#   7 scale          compat/scale-bench.sh: 10 -> 10,000 topics,
 #                    10 -> 5,000 client connections
-#   7 backlog        compat/backlog-bench.sh: a consumer catching up on a
+#   8 backlog        compat/backlog-bench.sh: a consumer catching up on a
 #                    backlog read cold from disk
-#   8 recovery       compat/recovery-bench.sh: start time after a SIGKILL
+#   9 recovery       compat/recovery-bench.sh: start time after a SIGKILL
 #                    under load, by store size
 #
-# STEPS picks steps by name (default: all eight). SMOKE=1 runs each step
+# STEPS picks steps by name (default: all nine). SMOKE=1 runs each step
 # briefly at its smallest points (CI: make bench-smoke); the figures then
 # only show that every step works. A failed step is reported and the others
 # still run; the exit status is 1 when any step failed.
@@ -49,7 +52,7 @@ COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
 OUT=${OUT:-$COMPAT_DIR/target/bench-all}
 SMOKE=${SMOKE:-0}
-STEPS=${STEPS:-throughput pinned line5 fixedrate curves scale backlog recovery}
+STEPS=${STEPS:-throughput pinned line5 fixedrate floor curves scale backlog recovery}
 if [ "$SMOKE" = 1 ]; then
   TOUCHMEM=${TOUCHMEM:-0}
   PHASE_SECS=${PHASE_SECS:-12}  # the Java tools report every 10 s
@@ -112,6 +115,7 @@ smoke_env() {
   case $1 in
     scale) echo "TOPIC_POINTS=10 CLIENT_POINTS=10 REGISTER_COUNT=3 PHASE_SECS=4 WARMUP_SECS=1" ;;
     backlog) echo "BACKLOGS_MB=64 FILLER_MB=32 PHASE_SECS=4" ;;
+    floor) echo "ROUNDS=1 PHASE_SECS=4 WARMUP_SECS=1" ;;
     curves) echo "QUEUE_POINTS=16 QUEUE_TOOLS=rmqbench SENDER_POINTS=16 PHASE_SECS=4" ;;
   esac
 }
@@ -139,7 +143,8 @@ if wants pinned; then
 fi
 wants line5 && step line5 "Throughput, CPU and memory (line 5: 5.3.3 servers and client)" broker_bench line5 LINE=5
 wants fixedrate && step fixedrate "Latency at a fixed rate ($RATE msg/s, rmqbench)" broker_bench fixedrate LINE=4 TOOLS=rmqbench RATE="$RATE"
-for s in "curves|curves-bench|Cost curves: queues per topic, SYNC_FLUSH senders" \
+for s in "floor|floor-bench|The remoting path's CPU floor: a server that stores nothing, beside both brokers" \
+  "curves|curves-bench|Cost curves: queues per topic, SYNC_FLUSH senders" \
   "scale|scale-bench|Cost curves: topics, client connections" \
   "backlog|backlog-bench|Cost curve: a consumer catching up on a cold backlog"; do
   name=${s%%|*} rest=${s#*|}
