@@ -90,7 +90,7 @@ step() {
     echo "$status after ${secs}s, load average $(cut -d' ' -f1-3 /proc/loadavg)."
     echo
     if [ $status = ok ]; then
-      sed -n '/^|/,$p' "$OUT/$name.log" | grep -v '^broker-bench:\|^curves-bench:\|^scale-bench:\|^backlog-bench:\|^recovery-bench:'
+      sed -n '/^|/,$p' "$OUT/$name.log" | grep -v '^broker-bench:\|^floor-bench:\|^curves-bench:\|^scale-bench:\|^backlog-bench:\|^recovery-bench:'
     else
       tail -20 "$OUT/$name.log" | sed 's/^/    /'
     fi
