@@ -14,7 +14,8 @@
 #     go     ours (RMQGO_NAMESRV_BIN, RMQGO_BROKER_BIN)
 #     null   rmqbench null-broker (its own route: one broker, 4 queues)
 #   each: rmqbench produce (THREADS synchronous senders, BODY-byte bodies,
-#   one connection) for WARMUP_SECS unmeasured, then for PHASE_SECS with
+#   one connection, topic BenchmarkTest: 1,024 queues on both brokers,
+#   which create it at start) for WARMUP_SECS unmeasured, then for PHASE_SECS with
 #   the server's CPU time (/proc, rmqbench proc) read before and after:
 #     µs/msg  the server's CPU time over the messages sent in that window
 #
