@@ -332,15 +332,18 @@ signal_one() {
   if is_ours "$pid" "$1"; then kill -TERM "$pid" 2>/dev/null; else rm -f "$1/pid"; fi
 }
 
-# exited PID: the process has ended: no such process, or a zombie (which
-# holds no files, so no lock). Not is_ours: a dying process's command line
-# reads empty once its memory is released, while its last threads still
-# hold its files (the store's lock among them) for as long as a large
-# JVM's unmapping takes.
+# exited PID: the process has ended: no such process, or a zombie with no
+# thread left but its first (then it holds no files, so no lock). Not
+# is_ours: a dying process's command line reads empty once its memory is
+# released, while its last threads still hold its files (the store's lock
+# among them) for as long as a large JVM's unmapping takes. Nor the first
+# thread's state alone: it turns zombie as soon as it has exited, while the
+# others may still be exiting with the files (CI: acl2-rocksdb "lock
+# failed" again after SIGKILL).
 exited() {
   [ -r "/proc/$1/stat" ] || return 0
   case $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1) in
-    Z | X | '') return 0 ;;
+    Z | X | '') [ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -le 1 ] && return 0 ;;
   esac
   return 1
 }
