@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/rmqgo/rmqgo/internal/fastjson"
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -53,10 +55,20 @@ func startNullBroker(addr string, workers int, inline bool) (*remoting.Server, e
 	if err := s.Start(); err != nil {
 		return nil, err
 	}
-	route := []byte(`{"brokerDatas":[{"brokerAddrs":{"0":"` + s.Addr() + `"},"brokerName":"null","cluster":"null"}],` +
-		`"queueDatas":[{"brokerName":"null","perm":6,"readQueueNums":4,"writeQueueNums":4,"topicSysFlag":0}]}`)
+	route := nullRoute(s.Addr()).AppendJSON(nil, fastjson.Fastjson)
 	nb.route.Store(&route)
 	return s, nil
+}
+
+// nullRoute is the route the null broker gives for every topic: itself, as
+// broker "null" of cluster "null", with 4 read and write queues.
+func nullRoute(addr string) *protocol.TopicRouteData {
+	return &protocol.TopicRouteData{
+		BrokerDatas: []protocol.BrokerData{{Cluster: "null", BrokerName: "null",
+			BrokerAddrs: protocol.BrokerAddrs{{ID: 0, Addr: addr}}}},
+		QueueDatas: []protocol.QueueData{{BrokerName: "null", ReadQueueNums: 4, WriteQueueNums: 4,
+			Perm: protocol.PermRead | protocol.PermWrite}},
+	}
 }
 
 func (nb *nullBroker) answerRoute(req *remoting.Request) *remoting.Command {
