@@ -209,13 +209,6 @@ func (c *commitLog) setQueueOffsets(t map[queueRef]int64) {
 	c.putMu.Unlock()
 }
 
-// nextQueueOffset is the offset the next record of the queue will get.
-func (c *commitLog) nextQueueOffset(topic string, queueID int32) int64 {
-	c.putMu.Lock()
-	defer c.putMu.Unlock()
-	return c.queueOffsets[queueRef{topic, queueID}]
-}
-
 // removeQueueOffsets forgets the queues of a deleted topic.
 func (c *commitLog) removeQueueOffsets(topic string, queueIDs []int32) {
 	c.putMu.Lock()

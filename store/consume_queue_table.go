@@ -119,17 +119,6 @@ func (t *cqTable) all() []*consumeQueue {
 	return out
 }
 
-// topicQueues returns the queues of one topic.
-func (t *cqTable) topicQueues(topic string) []*consumeQueue {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	out := make([]*consumeQueue, 0, len(t.queues[topic]))
-	for _, cq := range t.queues[topic] {
-		out = append(out, cq)
-	}
-	return out
-}
-
 // remove drops a topic's queues from the table and returns them.
 func (t *cqTable) remove(topic string) []*consumeQueue {
 	t.mu.Lock()

@@ -329,20 +329,6 @@ func (s *indexService) deleteBelow(minOffset int64) error {
 	return nil
 }
 
-// destroyAll deletes every index file.
-func (s *indexService) destroyAll() error {
-	s.mu.Lock()
-	files := s.files
-	s.files = nil
-	s.mu.Unlock()
-	for _, f := range files {
-		if err := f.mf.destroy(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (s *indexService) closeAll() {
 	s.mu.Lock()
 	files := s.files
