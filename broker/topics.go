@@ -164,13 +164,6 @@ func (t *topicTable) wrapper(l line) protocol.TopicConfigSerializeWrapper {
 	return w
 }
 
-// dataVersion returns the table's version.
-func (t *topicTable) dataVersion() protocol.DataVersion {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.version
-}
-
 // isSystem tells whether the broker made topic itself.
 func (t *topicTable) isSystem(topic string) bool {
 	t.mu.RLock()
