@@ -363,14 +363,6 @@ func isZero(v any) bool {
 	return ok && n == 0
 }
 
-func keysOf(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
 func asInt(v any) (int64, bool) {
 	switch n := v.(type) {
 	case int64:
