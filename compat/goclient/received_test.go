@@ -214,12 +214,3 @@ func bodies(msgs []*primitive.Message) []string {
 	}
 	return out
 }
-
-// byBody indexes msgs by body.
-func byBody(msgs []*primitive.Message) map[string]*primitive.Message {
-	out := map[string]*primitive.Message{}
-	for _, m := range msgs {
-		out[string(m.Body)] = m
-	}
-	return out
-}
