@@ -151,7 +151,7 @@ func (c *Client) read(conn net.Conn, ch *Channel) {
 		delete(c.conns, ch.remote)
 	}
 	c.mu.Unlock()
-	if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
+	if !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
 		c.log.Warn("connection lost", zap.String("remote", ch.remote), zap.Error(err))
 	}
 	if c.opts.OnClose != nil {
@@ -170,8 +170,9 @@ func (c *Client) route(ch *Channel, cmd *Command) {
 }
 
 // readFrames decodes frames from r, bounded by maxFrame, and hands each
-// to route, until r fails or a frame is bad. It serves the connections
-// read by a goroutine: the client's and the server's TLS ones.
+// to route, until r fails or a frame is bad, and returns that error (never
+// nil). It serves the connections read by a goroutine: the client's and
+// the server's TLS ones.
 func readFrames(r *bufio.Reader, maxFrame int, ch *Channel, route func(*Channel, *Command)) error {
 	var head [lengthFieldSize]byte
 	for {
