@@ -162,6 +162,7 @@ func (a *admin) route(topic string) (*protocol.TopicRouteData, error) {
 
 // errNoCluster is CommandUtil's complaint about an unknown cluster.
 func errNoCluster() error {
+	//lint:ignore ST1005 CommandUtil's message, which mqadmin prints verbatim (its final period too)
 	return fmt.Errorf("java.lang.Exception: Make sure the specified clusterName exists or the name server connected to is correct.")
 }
 

@@ -83,6 +83,7 @@ func scan(opts []option, args []string) (cmdLine, error) {
 		o, inline, ok := lookup(opts, a)
 		if !ok {
 			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				//lint:ignore ST1005 Commons CLI's message, which mqadmin prints verbatim
 				return nil, fmt.Errorf("Unrecognized option: %s", a)
 			}
 			continue // Commons CLI keeps stray words as arguments; mqadmin ignores them
@@ -93,6 +94,7 @@ func scan(opts []option, args []string) (cmdLine, error) {
 		}
 		if inline == "" {
 			if i+1 >= len(args) {
+				//lint:ignore ST1005 Commons CLI's message, which mqadmin prints verbatim
 				return nil, fmt.Errorf("Missing argument for option: %s", o.key())
 			}
 			i++
@@ -154,8 +156,10 @@ func checkRequired(opts []option, c cmdLine) error {
 	case 0:
 		return nil
 	case 1:
+		//lint:ignore ST1005 Commons CLI's message, which mqadmin prints verbatim
 		return fmt.Errorf("Missing required option: %s", missing[0])
 	}
+	//lint:ignore ST1005 Commons CLI's message, which mqadmin prints verbatim
 	return fmt.Errorf("Missing required options: %s", strings.Join(missing, ", "))
 }
 

@@ -27,6 +27,18 @@ type matcher func(addr string) bool
 func matchNone(string) bool { return false }
 func matchAll(string) bool  { return true }
 
+// errNetaddress is Java's refusal of an address of no known form.
+func errNetaddress(addr string) error {
+	//lint:ignore ST1005 Java's AclException message, verbatim (capitalized)
+	return fmt.Errorf("Netaddress examine Exception netaddress is %s", addr)
+}
+
+// errNetaddressScope is Java's refusal of an address part out of range.
+func errNetaddressScope(addr string) error {
+	//lint:ignore ST1005 Java's AclException message, verbatim (capitalized)
+	return fmt.Errorf("Netaddress examine scope Exception netaddress is %s", addr)
+}
+
 // compileAddress is getRemoteAddressStrategy.
 func compileAddress(pattern string) (matcher, error) {
 	switch {
@@ -76,7 +88,7 @@ func compileList(addrs []string) (matcher, error) {
 		case isIPv6(a):
 			set[expandIPv6(a, 8)] = true
 		default:
-			return nil, fmt.Errorf("Netaddress examine Exception netaddress is %s", a)
+			return nil, errNetaddress(a)
 		}
 	}
 	return func(addr string) bool {
@@ -90,7 +102,7 @@ func compileList(addrs []string) (matcher, error) {
 // compileOne is OneRemoteAddressStrategy.
 func compileOne(pattern string) (matcher, error) {
 	if !isIPv4(pattern) && !isIPv6(pattern) {
-		return nil, fmt.Errorf("Netaddress examine Exception netaddress is %s", pattern)
+		return nil, errNetaddress(pattern)
 	}
 	want := strings.ToUpper(expandIPv6(pattern, 8))
 	return func(addr string) bool { return strings.ToUpper(expandIPv6(addr, 8)) == want }, nil
@@ -113,7 +125,7 @@ func compileRange(pattern string) (matcher, error) {
 		}
 		for _, p := range parts[:i] {
 			if n, err := strconv.Atoi(strings.TrimSpace(p)); err != nil || n < 0 || n > 255 {
-				return nil, fmt.Errorf("Netaddress examine scope Exception netaddress is %s", pattern)
+				return nil, errNetaddressScope(pattern)
 			}
 		}
 		head := strings.Join(trimAll(parts[:i]), ".") + "."
@@ -167,7 +179,7 @@ func compileRangeV6(pattern string) (matcher, error) {
 // checkRangeV6 is IPv6AddressCheck: * only last, a range in the last
 // part or the one before a last *.
 func checkRangeV6(p string) error {
-	bad := fmt.Errorf("Netaddress examine scope Exception netaddress is %s", p)
+	bad := errNetaddressScope(p)
 	star, minus := strings.Index(p, "*"), strings.Index(p, "-")
 	if star > -1 && star != len(p)-1 {
 		return bad
