@@ -1,7 +1,8 @@
 # rmqgo: a Go name server and broker for Apache RocketMQ clients.
 #
 #   make run               build and start the name server and a broker on embedded defaults
-#   make test              everything CI checks: format, vet, race tests, the distribution, compat suite
+#   make test              everything CI checks: lint, race tests, the distribution, compat suite
+#   make lint              gofmt, go vet, staticcheck (also on compat/goclient), misspell on every tracked file
 #   make dist              dist/rmqgo-4.9.8-bin.tar.gz and rmqgo-5.3.3-bin.tar.gz, laid out as the
 #                          RocketMQ binary releases (rocketmq-all-<version>-bin-release/: bin/, conf/)
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
@@ -65,6 +66,13 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
+# The linters of make lint, run through the Go toolchain at pinned versions:
+# go run pkg@version fetches and builds them on first use (build cache
+# afterwards) and leaves go.mod alone, so nothing is installed beforehand.
+# staticcheck v0.8.2 is its release 2026.2.2; misspell is golangci's fork.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
+
 .PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
@@ -106,6 +114,9 @@ container-test:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
+	cd compat/goclient && $(GO) vet ./... && $(STATICCHECK) ./...
+	$(MISSPELL) -error $$(git ls-files)
 
 unit:
 	$(GO) test -race -count=1 ./...
