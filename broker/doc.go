@@ -32,6 +32,26 @@
 //	transaction.go transaction_check.go                 transactionService
 //	admin_ha_status.go                                  haStatus (5.x)
 //	admin_request_mode.go                               requestModes (5.x)
+//	admin_timer.go                                      timerSync (5.x): a slave's timer checkpoint and metrics
+//	acl_admin.go                                        aclAdmin (4.x): the ACL 1.0 admin codes
+//	auth_admin.go                                       authAdmin (5.x): the ACL 2.0 user and ACL admin codes
+//
+// Access control, checked before any handler runs:
+//
+//	acl.go           ACL 1.0 (aclEnable): the accounts of plain_acl.yml
+//	                 against each request, as PlainAccessValidator checks it
+//	auth.go          ACL 2.0 (authenticationEnabled, authorizationEnabled):
+//	                 authenticate, then authorize, as Java's pipelines do
+//	auth_contexts.go what each request code asks ACL 2.0's authorization for
+//	auth_stateful.go the Stateful* strategies: a connection's answers kept
+//	                 for statefulAuthenticationCacheExpiredSecond
+//
+// Metrics (metricsExporterType=PROM), as 5.3.3's BrokerMetricsManager:
+//
+//	metrics.go        the instruments recorded by the handlers, their names
+//	                  and labels, and the differences from Java's
+//	metrics_scrape.go one scrape: the recorded series and the gauges read now
+//	metrics_server.go the exporter's HTTP server (GET /metrics)
 //
 // Tables (each owns its lock and its config/*.json file): topics.go,
 // groups.go, offsets.go, consumer_filters.go (with bloom_filter.go),
@@ -40,7 +60,10 @@
 // copy of its master's tables), schedule.go (delay levels), timer.go (5.x timers),
 // transaction_check.go, broker_stats.go with stats_items.go and
 // stats_log.go, runtime_info.go's sampler. Message properties as Java's
-// broker holds and writes them: properties.go.
+// broker holds and writes them: properties.go. A subscription expression
+// built as Java's FilterAPI builds it: subscription.go. The encoder of the
+// small response bodies whose field order Java does not depend on:
+// client_data.go.
 //
 // Lock order, where two locks are held at once, is in docs/locks.md.
 package broker

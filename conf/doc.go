@@ -28,6 +28,29 @@
 //     commons-cli command lines and the post-processing of BrokerStartup and
 //     NamesrvStartup.
 //
+// The files:
+//
+//	properties.go     Properties: java.util.Properties.load, keys with their file:line
+//	linereader.go     the JDK's LineReader: logical lines, comments, continuations
+//	javaparse.go      Integer.parseInt, Boolean.parseBoolean and String.trim as Java has them
+//	schema.go         Object, the struct-tag schema of the typed configs, each key's origin
+//	enums.go          BrokerRole, FlushDiskType and the other Java enums held by name
+//	bind.go           Bind: MixAll.properties2Object, with Warnings
+//	broker_config.go  BrokerConfig
+//	store_config.go   MessageStoreConfig
+//	netty_config.go   NettyServerConfig and NettyClientConfig
+//	namesrv_config.go NamesrvConfig
+//	javafive.go       the 5.3.3 keys rmqgo lists with their defaults but does not implement
+//	derived.go        the values Java's getters derive from the raw fields
+//	env.go            Env: environment variables, JVM system properties, host facts
+//	tls.go            TLSConfig: Java's TlsSystemConfig properties and tls.config.file
+//	cli.go            CommandLine: the commons-cli options of the two startups
+//	startup.go        LoadBroker, LoadNamesrv, the startups' post-processing and exit codes
+//	validate.go       Validate: every value that cannot work, with file:line
+//	render.go         PrintConfig: the -p / -m listings
+//	configuration.go  Configuration: GET/UPDATE_BROKER_CONFIG and their name-server twins
+//	persist.go        WriteProperties: rewriting the -c file as MixAll.string2File does
+//
 // Where this package deliberately differs from Java 4.9.8 the doc comment of
 // the identifier says so; the common theme is "same result, plus a warning".
 package conf

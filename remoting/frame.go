@@ -1,21 +1,3 @@
-// Package remoting speaks Apache RocketMQ's remoting protocol: the frame
-// codec (JSON and ROCKETMQ binary headers), the request and response code
-// tables, a gnet server that hands decoded frames to bounded worker pools,
-// and an outbound client. It knows frames and connections, not topics.
-//
-// Per connection the server holds at most one frame being received
-// (ServerOptions.MaxFrame), its unread responses (MaxOutbound), and closes
-// it after IdleTimeout without traffic; hygiene.go says how and where that
-// differs from Java. Of the thread settings of Java's NettyServerConfig
-// (serverSelectorThreads, serverWorkerThreads,
-// serverCallbackExecutorThreads) none applies: gnet runs one event loop
-// per core that only cuts and writes frames, and handlers run on the
-// router's named pools (docs/connections.md).
-//
-// TLS follows Java's tls.server.mode (ServerOptions.TLSMode): the first
-// byte of a connection tells a TLS handshake from plaintext; plaintext
-// stays on gnet, TLS connections leave it for crypto/tls (server_tls.go).
-// The client dials TLS when ClientOptions.TLSConfig is set (docs/tls.md).
 package remoting
 
 import (

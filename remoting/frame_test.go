@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// routeRequest is the GET_ROUTEINFO_BY_TOPIC request of protocol.md 1.5.
+// routeRequest is the GET_ROUTEINFO_BY_TOPIC request of docs/reference/protocol.md 1.5.
 func routeRequest(st SerializeType) *Command {
 	return &Command{Code: 105, Language: LanguageJava, LanguageKnown: true, Version: 409, Opaque: 7,
 		ExtFields: FieldsOf(map[string]string{"topic": "TopicTest"}), SerializeType: st}

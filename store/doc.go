@@ -10,7 +10,22 @@
 // clean_queues.go) and the reads (get.go, query.go, walk.go; finding an
 // offset by time as each Java line does, time_search.go) and replication
 // to slaves (Java's DefaultHAService: ha_master.go, ha_slave.go,
-// ha_status.go, commitlog_raw.go). Formats are drawn next to their constants.
+// ha_status.go, commitlog_raw.go; ha_flow.go meters each connection's bytes
+// per second). Formats are drawn next to their constants.
+//
+// Below and beside those:
+//
+//	store.go              Store: Open, Start, Close and the services it runs
+//	options.go            Options (with RetentionOptions, HAOptions) and their defaults
+//	errors.go             the sentinel errors callers branch on with errors.Is
+//	mapped_file.go        one memory-mapped file named by its start offset
+//	file_queue.go         fileQueue: the ordered mapped files of one directory (MappedFileQueue)
+//	lock_file.go          the store's lock file, locked as Java's FileChannel.tryLock
+//	record_decode.go      decoding and checking a commitlog record at a position
+//	properties.go         the message properties string (name\x01value\x02)
+//	java_hash.go          Java's String.hashCode, the tags code and the index key hash
+//	recovery_progress.go  read-ahead and progress lines of a long recovery scan
+//	stats.go              the put and get counters, as StoreStatsService keeps them
 //
 // It imports neither remoting nor broker nor conf: it knows messages and
 // files, and its Options are a plain struct (internal/storeconf builds

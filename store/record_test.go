@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// workedExample is the 150-byte v1 record of reference/store.md §2.2.
+// workedExample is the 150-byte v1 record of docs/reference/store.md §2.2.
 const workedExample = `
 00 00 00 96 da a3 20 a7 77 d1 89 82 00 00 00 01
 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00

@@ -1,23 +1,3 @@
-// Command rmqbench generates load against a RocketMQ name server or
-// broker, the Java ones or this project's, over the remoting protocol
-// (JSON headers by default, version 409, as a 4.9.8 Java client sends
-// them), and tabulates what compat/broker-bench.sh measures.
-//
-//	rmqbench route   -n 127.0.0.1:9876 -t TopicTest -c 16 -d 20s
-//	rmqbench produce -n 127.0.0.1:9876 -t BenchmarkTest -s 128 -w 64 -d 30s
-//	rmqbench consume -n 127.0.0.1:9876 -t BenchmarkTest -g benchmark_consumer -d 35s
-//	rmqbench store   -dir /tmp/bench -flush SYNC_FLUSH -threads 4 -messages 20000
-//	rmqbench catchup -master 127.0.0.1:10911 -slave 127.0.0.1:10921
-//	rmqbench dropcache -dir /tmp/run/broker-a/store
-//	rmqbench slowloris -addr 127.0.0.1:9876 -pid 1234 -c 2000 -d 30s
-//	rmqbench clients -addr 127.0.0.1:10911 -pid 1234 -c 5000 -period 1s -d 20s
-//	rmqbench register -n 127.0.0.1:9876 -topics store/config/topics.json -count 20
-//	rmqbench null-broker -addr 127.0.0.1:10911
-//
-// Each subcommand lives in its own file; route and produce drive the
-// shared load runner (load.go), which prints progress every 5 s. produce
-// and consume end with a summary line and a JSON line (result.go), which
-// broker-table reads back together with java-result's and proc's.
 package main
 
 import (

@@ -1,10 +1,3 @@
-// Command rmqgo-broker is the broker. It takes the command line of Apache
-// RocketMQ's BrokerStartup (-c broker.conf, -n namesrv list, -p, -m, -h),
-// logs to ${user.home}/logs/rocketmqlogs/broker.log and prints the same boot
-// line. bin/mqbroker execs it.
-//
-// RMQGO_LINE=5 makes it speak as a 5.3.3 broker (version and config-file
-// shapes); the default is 4.9.8.
 package main
 
 import (

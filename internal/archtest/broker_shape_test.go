@@ -16,7 +16,7 @@ import (
 var hubFiles = map[string]bool{"broker.go": true, "wire.go": true}
 
 // The broker package is services with narrow dependencies around a
-// Broker that owns their lifecycle (ARCHITECTURE.md, "Inside broker/"):
+// Broker that owns their lifecycle (docs/architecture.md, "Inside broker/"):
 // no struct holds a *Broker, and only the lifecycle and wiring files
 // declare methods on it.
 func TestBrokerServicesHoldNoBackPointer(t *testing.T) {

@@ -58,7 +58,7 @@ func TestImportDirection(t *testing.T) {
 			for _, from := range froms {
 				for _, bad := range forbidden[from] {
 					if dep == bad || strings.HasPrefix(dep, bad+"/") {
-						t.Errorf("%s depends on %s: ARCHITECTURE.md forbids %s -> %s", p.ImportPath, dep, from, bad)
+						t.Errorf("%s depends on %s: docs/architecture.md forbids %s -> %s", p.ImportPath, dep, from, bad)
 					}
 				}
 			}

@@ -47,4 +47,9 @@
 // Java merges over the loaded ones) belong to the broker; they must not
 // call Persist for the same file concurrently, as ConfigManager.persist is
 // synchronized.
+//
+// The Go files:
+//
+//	file.go       Load and Persist: the discipline above, for any file
+//	documents.go  Dir: the named documents of the config directory, loaded and persisted
 package configfile

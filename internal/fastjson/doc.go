@@ -29,4 +29,12 @@
 // Java writes HashMap entries in hash order; the writers here take map
 // entries sorted by key (SortedKeys), which is what MapSortField gives and
 // is deterministic for tests. Java readers do not depend on the order.
+//
+// The files:
+//
+//	read.go         Reader and Decode: the structure of a body as fastjson parses it
+//	scalar.go       strings, numbers, booleans and enums as fastjson converts them
+//	write.go        Style and the Append functions of the writers
+//	pretty.go       Pretty: PrettyFormat, the layout of the config files
+//	java_format.go  Java's Double.toString and String.format("%.Nf")
 package fastjson

@@ -1,7 +1,3 @@
-// Package logging builds the zap loggers of the servers. Logs go where
-// RocketMQ operators look, ${user.home}/logs/rocketmqlogs/<name>.log, in a
-// line format like Java's logback pattern, rolling by size into
-// otherdays/<name>.<i>.log.gz as Java's FixedWindowRollingPolicy does.
 package logging
 
 import (

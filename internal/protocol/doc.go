@@ -17,4 +17,32 @@
 // wrote it. The config documents and the admin bodies are written per
 // release Line (4.x or 5.x field set), compact by AppendJSON, the files
 // in fastjson's PrettyFormat. The formats are drawn next to their types.
+//
+// The files:
+//
+//	route.go               TopicRouteData, QueueData, BrokerData: routes
+//	cluster_info.go        ClusterInfo (GET_BROKER_CLUSTER_INFO)
+//	topic_list.go          TopicList (the topic list codes)
+//	kv_table.go            KVTable: GET_KVLIST_BY_NAMESPACE, runtime info
+//	data_version.go        DataVersion
+//	register_broker.go     REGISTER_BROKER: TopicConfigSerializeWrapper, its body and result
+//	compressed.go          the zlib-compressed REGISTER_BROKER body
+//	topic_config.go        TopicConfig and its enums
+//	config_topics.go       topics.json, per release line
+//	config_offsets.go      consumerOffset.json and delayOffset.json
+//	subscription_group.go  SubscriptionGroupConfig and subscriptionGroup.json
+//	consumer_filter.go     consumerFilter.json
+//	heartbeat.go           HeartbeatData: producers, consumers and their subscriptions
+//	client_bodies.go       the lock, unlock and check-client bodies a consumer sends
+//	consume_stats.go       MessageQueue, ConsumeStats, OffsetWrapper, ResetOffsetBody
+//	topic_stats.go         TopicStatsTable, TopicOffset
+//	broker_stats.go        broker and consume stats, consume time spans, consumer status
+//	group_list.go          GroupList (QUERY_TOPIC_CONSUME_BY_WHO)
+//	connection.go          Connection and the producer/consumer connection bodies
+//	ha_runtime_info.go     HARuntimeInfo (GET_BROKER_HA_STATUS, 5.x)
+//	admin_reads.go         the decoders of the admin bodies an admin client reads
+//	java_strings.go        the toString of TopicConfig and SubscriptionGroupConfig, perm2String
+//	collections.go         the collections of Java's bodies as fastjson fills them
+//	version.go             MQVersion ordinals that change an answer
+//	line.go                Line: the release line (4.x or 5.x field sets)
 package protocol

@@ -27,4 +27,10 @@
 // unknown, AND/OR follow SQL, and a message matches only when the whole
 // expression is TRUE. A value that cannot be converted makes the
 // evaluation fail, which does not match either.
+//
+// The files:
+//
+//	lexer.go   the tokens of SelectorParser.jj
+//	parser.go  Compile, Expr, Dialect: the grammar above into an expression tree
+//	expr.go    the expression nodes, Java's values and conversions, the errors
 package sql92

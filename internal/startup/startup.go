@@ -1,6 +1,3 @@
-// Package startup holds what the server mains share: the RocketMQ home a
-// binary run on its own assumes, the log they open, waiting for the stop
-// signal, and Java's exit statuses.
 package startup
 
 import (

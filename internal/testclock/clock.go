@@ -1,5 +1,3 @@
-// Package testclock is a clock tests move by hand, for code that takes a
-// Now func.
 package testclock
 
 import (

@@ -1,9 +1,3 @@
-// Package inspect reads a store directory, Java's or ours, for operators
-// and for the compatibility proofs: it dumps every message, the index
-// lookups and the queue bounds in the line formats the Java-side tool
-// (compat/storetool StoreDump, which reads through the Java broker's own
-// DefaultMessageStore) writes, and verifies that commitlog, consume queues
-// and index agree.
 package inspect
 
 import (
