@@ -9,7 +9,7 @@
 #                          images they replace (Dockerfile; no registry needed)
 #   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
 #                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
-#                          (compat/container/java-standin.sh; docs/image-size.md)
+#                          (distribution/image/java-standin.sh; docs/image-size.md)
 #   make container-test    make image, the seed's docker commands verbatim against localhost/rmqgo:4.8.0
 #                          and distribution/compose/'s files with podman-compose (skipped without podman)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
@@ -43,17 +43,17 @@
 #   make fixtures          regenerate every fixture the Java side writes (compat/fixtures.sh)
 #   make fuzz              fuzz the frame decoder, the SQL92 parser and the body reader against
 #                          fastjson (FUZZTIME each, default 5m)
-#   make bench             every benchmark beside Java's in one report (compat/bench-all.sh, about
+#   make bench             every benchmark beside Java's in one report (bench/bench-all.sh, about
 #                          2 hours); make bench-broker: Java's benchmark tools and rmqbench against
 #                          the Java broker and ours, in one run, a markdown table with ratios;
 #                          make bench-smoke: each step of make bench briefly
 #   make bench-floor       the CPU a message costs a server that stores nothing (rmqbench
-#                          null-broker) beside the Java broker and ours (compat/floor-bench.sh)
+#                          null-broker) beside the Java broker and ours (bench/floor-bench.sh)
 #   make bench-scale       cost curves: 10 -> 10,000 topics and 10 -> 5,000 heartbeating clients,
-#                          the Java 4.9.7 servers and ours in one run (compat/scale-bench.sh)
+#                          the Java 4.9.7 servers and ours in one run (bench/scale-bench.sh)
 #   make bench-backlog     a new group catching up on a cold backlog (BACKLOG_SIZES MiB) while a
 #                          producer sends: the Java broker and ours in one run, a table with ratios
-#   make bench-curves      cost curves (compat/curves-bench.sh): queues per topic 1 -> 1024 and
+#   make bench-curves      cost curves (bench/curves-bench.sh): queues per topic 1 -> 1024 and
 #                          SYNC_FLUSH senders 1 -> 256, Java 4.9.7 and ours per point, one table
 #                          per curve with ratios (CURVES="queues syncflush" picks them)
 #   make gobench           Go benchmarks with allocations
@@ -89,12 +89,12 @@ dist-test: dist
 	sh distribution/dist-test.sh 5
 
 image:
-	sh compat/container/build-images.sh
+	sh distribution/image/build-images.sh
 
 # Not part of make test: it debootstraps a Debian root file system and
 # fetches the Java servers' jars (about 400 MB of images).
 image-size: image
-	sh compat/container/java-standin.sh
+	sh distribution/image/java-standin.sh
 
 container-test:
 	@if command -v podman >/dev/null 2>&1; then \
@@ -252,12 +252,12 @@ compat-ha-kill-short: build
 	ROUNDS=2 MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-kill.sh
 
 # Replication throughput and the latency SYNC_MASTER adds, the Java pair and
-# ours in one run (compat/ha-bench.sh): a lone ASYNC_MASTER, with its slave,
+# ours in one run (bench/ha-bench.sh): a lone ASYNC_MASTER, with its slave,
 # SYNC_MASTER with its slave, and the slave's catch-up rate; a markdown
-# table with Go ÷ Java ratios in compat/target/ha-bench-run.out/table.md.
+# table with Go ÷ Java ratios in bench/target/ha-bench-run.out/table.md.
 # About 5 minutes; run it on a quiet machine.
 compat-ha-bench: build
-	RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench $(GO_SERVERS) sh compat/ha-bench.sh
+	RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench $(GO_SERVERS) sh bench/ha-bench.sh
 
 compat-reference: compat-reference-4 compat-reference-5
 
@@ -320,71 +320,71 @@ fuzz:
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/
 
 # Every benchmark of ours beside Java's in one run, one report
-# (compat/target/bench-all/report.md; about 2 hours; STEPS picks some, see
-# the header of compat/bench-all.sh). bench-smoke runs each step briefly
+# (bench/target/bench-all/report.md; about 2 hours; STEPS picks some, see
+# the header of bench/bench-all.sh). bench-smoke runs each step briefly
 # (CI); bench-broker is its first step alone (a few minutes; PHASE_SECS,
-# default 30 s, per tool and broker; see compat/broker-bench.sh).
+# default 30 s, per tool and broker; see bench/broker-bench.sh).
 BENCH_BINS = RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 bench: build
-	$(BENCH_BINS) sh compat/bench-all.sh
+	$(BENCH_BINS) sh bench/bench-all.sh
 
 # make test runs these steps of make bench briefly (a few minutes): the
 # scripts work, against Java's servers and ours; the figures mean nothing.
 SMOKE_STEPS ?= throughput floor curves scale backlog
 bench-smoke: build
-	$(BENCH_BINS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh compat/bench-all.sh
+	$(BENCH_BINS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh bench/bench-all.sh
 
 bench-broker: build
-	$(BENCH_BINS) sh compat/broker-bench.sh
+	$(BENCH_BINS) sh bench/broker-bench.sh
 
 # The remoting path's own CPU floor (rmqbench null-broker) beside the Java
-# broker and ours, in one run (compat/floor-bench.sh; about 10 minutes).
+# broker and ours, in one run (bench/floor-bench.sh; about 10 minutes).
 bench-floor: build
-	$(BENCH_BINS) sh compat/floor-bench.sh
+	$(BENCH_BINS) sh bench/floor-bench.sh
 
-# Cost curves (issue 16 item 3): one compat/broker-bench.sh run per point,
-# a markdown table per curve (compat/curves-bench.sh; about 3 minutes a point).
+# Cost curves (issue 16 item 3): one bench/broker-bench.sh run per point,
+# a markdown table per curve (bench/curves-bench.sh; about 3 minutes a point).
 CURVES ?= queues syncflush
 bench-curves: build
 	CURVES="$(CURVES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		sh compat/curves-bench.sh
+		sh bench/curves-bench.sh
 
 # Crash recovery time (issue 16 item 4): a store grown by our broker under
 # load to each of RECOVERY_SIZES GiB, SIGKILLed, and ours and the Java 4.9.7
-# broker each timed to "boot success" on a copy (compat/recovery-bench.sh;
+# broker each timed to "boot success" on a copy (bench/recovery-bench.sh;
 # needs about 2 x (largest + 2) GiB of disk, about 15 minutes for 1 5 10).
 RECOVERY_SIZES ?= 1 5 10
 bench-recovery: build
 	SIZES="$(RECOVERY_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/recovery-bench.sh
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/recovery-bench.sh
 
-# Two cost curves of issue 16 (compat/scale-bench.sh): 10 -> 10,000 topics
+# Two cost curves of issue 16 (bench/scale-bench.sh): 10 -> 10,000 topics
 # (REGISTER_BROKER body and time, route queries, broker start, memory) and
 # 10 -> 5,000 heartbeating client connections (broker CPU per heartbeat,
 # memory, p99), the Java 4.9.7 servers then ours in one run; markdown
 # tables with Go ÷ Java ratios. About 12 minutes.
 bench-scale: build
 	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/scale-bench.sh
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/scale-bench.sh
 
 # Catching up on a cold backlog (issue 16 item 3): for each of BACKLOG_SIZES
 # MiB of 1 KiB messages, the Java 4.9.7 broker then ours: fill, restart
 # with the store out of the page cache, a new group reads from the first
-# offset while a producer sends at RATE (compat/backlog-bench.sh; needs
+# offset while a producer sends at RATE (bench/backlog-bench.sh; needs
 # about the largest size + 1 GiB of disk, about 20 minutes for 1024 4096).
 BACKLOG_SIZES ?= 1024 4096
 bench-backlog: build
 	BACKLOGS_MB="$(BACKLOG_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/backlog-bench.sh
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/backlog-bench.sh
 
-# Stops only the servers it started; see the header of compat/slowloris.sh.
+# Stops only the servers it started; see the header of bench/slowloris.sh.
 slowloris: build
 	RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/slowloris.sh
+		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/slowloris.sh
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
 	rm -f $(addprefix $(BIN)/,$(BINARIES))
-	rm -rf compat/target
+	rm -rf compat/target bench/target

@@ -31,8 +31,8 @@
 # $OUT_DIR/table.md, built by rmqbench backlog-table from
 # $OUT_DIR/results.jsonl) with Go ÷ Java rows where both brokers ran.
 #
-#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker RMQGO_NAMESRV_BIN=$PWD/bin/rmqgo-namesrv sh compat/backlog-bench.sh
-#   BACKLOGS_MB="1024 4096" RATE=2000 RUN_DIR=/tmp/me/backlog NAMESRV_PORT=29876 BROKER_PORT=30911 sh compat/backlog-bench.sh
+#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker RMQGO_NAMESRV_BIN=$PWD/bin/rmqgo-namesrv sh bench/backlog-bench.sh
+#   BACKLOGS_MB="1024 4096" RATE=2000 RUN_DIR=/tmp/me/backlog NAMESRV_PORT=29876 BROKER_PORT=30911 sh bench/backlog-bench.sh
 #
 # Environment (defaults in brackets):
 #   BACKLOGS_MB ["1024 4096"]  backlog sizes, MiB of message bodies
@@ -51,7 +51,7 @@
 #   LINE [4]          4: Java servers 4.9.7; 5: 5.3.3
 #   IMPLS ["java go"] the brokers, in order ("go" needs RMQGO_BROKER_BIN)
 #   RMQGO_BROKER_BIN, RMQGO_NAMESRV_BIN  this project's servers (make build)
-#   RUN_DIR [compat/target/backlog-run]  the servers' directory (wiped on
+#   RUN_DIR [bench/target/backlog-run]  the servers' directory (wiped on
 #                     each start, deleted at the end of each point);
 #                     NAMESRV_PORT, BROKER_PORT: first port choices (see
 #                     ref-servers.sh); OUT_DIR [$RUN_DIR.out]: tool
@@ -71,11 +71,11 @@
 # Disk: each point holds BACKLOG + FILLER_MB plus the live sends at once.
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 BENCH_NAME=backlog-bench
-# shellcheck source=compat/bench-lib.sh
-. "$COMPAT_DIR/bench-lib.sh"
-ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+# shellcheck source=bench/bench-lib.sh
+. "$HERE/bench-lib.sh"
 BACKLOGS_MB=${BACKLOGS_MB:-1024 4096}
 BODY=${BODY:-1024}
 THREADS=${THREADS:-32}
@@ -89,7 +89,7 @@ CATCHUP_TIMEOUT=${CATCHUP_TIMEOUT:-20m}
 LINE=${LINE:-4}
 IMPLS=${IMPLS:-java go}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/backlog-run}
+RUN_DIR=${RUN_DIR:-$HERE/target/backlog-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.jsonl
 BROKER_CONF_EXTRA=${BROKER_CONF_EXTRA:-diskMaxUsedSpaceRatio=95}
@@ -104,7 +104,7 @@ SERVERS_UP=0
 
 cleanup() {
   for pid in $BG_PIDS; do kill -TERM "$pid" 2>/dev/null; done
-  if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
+  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
 }
 bench_traps
 
@@ -117,7 +117,7 @@ start_servers() {
   rm -rf "$RUN_DIR"
   log "[$1] starting the name server and broker (RUN_DIR=$RUN_DIR)"
   SERVERS_UP=1
-  NAMESRV_IMPL=$1 BROKER_IMPL=$1 sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >>"$OUT_DIR/servers.log" 2>&1 ||
+  NAMESRV_IMPL=$1 BROKER_IMPL=$1 sh "$ROOT/compat/ref-servers.sh" start "$LINE" >>"$OUT_DIR/servers.log" 2>&1 ||
     { tail -20 "$OUT_DIR/servers.log" >&2; return 1; }
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
@@ -126,7 +126,7 @@ start_servers() {
 }
 
 stop_servers() {
-  sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
+  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
   SERVERS_UP=0
   rm -rf "$RUN_DIR"
 }
@@ -141,7 +141,7 @@ produce() {
 
 # fill_backlog IMPL MB: the backlog, then the filler.
 fill_backlog() {
-  out=$(RMQ_LINE=$LINE sh "$COMPAT_DIR/mqadmin.sh" updateTopic -n "$NAMESRV_ADDR" -c "$CLUSTER_NAME" \
+  out=$(RMQ_LINE=$LINE sh "$ROOT/compat/mqadmin.sh" updateTopic -n "$NAMESRV_ADDR" -c "$CLUSTER_NAME" \
     -t Backlog -r "$QUEUES" -w "$QUEUES" 2>&1)
   echo "$out" | grep -q success || { echo "$out" >&2; log "mqadmin updateTopic Backlog failed"; return 1; }
   n=$(($2 * 1048576 / BODY))
@@ -156,9 +156,9 @@ fill_backlog() {
 # make_cold IMPL MB: restart broker-a with its store out of the page cache.
 make_cold() {
   log "[$1] stopping the broker, dropping its store from the page cache, starting it again"
-  sh "$COMPAT_DIR/ref-servers.sh" stop-broker a >>"$OUT_DIR/servers.log" 2>&1 || return 1
+  sh "$ROOT/compat/ref-servers.sh" stop-broker a >>"$OUT_DIR/servers.log" 2>&1 || return 1
   "$RMQBENCH_BIN" dropcache -dir "$STORE" | label broker="$1" backlogMB="$2" at=stopped >>"$RESULTS"
-  sh "$COMPAT_DIR/ref-servers.sh" start-broker a >>"$OUT_DIR/servers.log" 2>&1 || return 1
+  sh "$ROOT/compat/ref-servers.sh" start-broker a >>"$OUT_DIR/servers.log" 2>&1 || return 1
   BROKER_PID=$(cat "$RUN_DIR/broker-a/pid")
   "$RMQBENCH_BIN" dropcache -dir "$STORE" | label broker="$1" backlogMB="$2" at=boot >>"$RESULTS"
   "$RMQBENCH_BIN" dropcache -dir "$STORE/commitlog" -report >"$OUT_DIR/$1-$2-cold.out"
@@ -238,7 +238,7 @@ point() {
   for pid in $BG_PIDS; do kill -TERM "$pid" 2>/dev/null; done
   BG_PIDS=""
   skip "$1" "$2" "failed (see $OUT_DIR)"
-  sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
+  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
   SERVERS_UP=0
 }
 

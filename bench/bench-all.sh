@@ -3,7 +3,7 @@
 # broker beside the Java one, the same load on both, in one run on this
 # machine, each step's table appended to one report.
 #
-#   1 throughput     compat/broker-bench.sh: Java's benchmark tools and
+#   1 throughput     bench/broker-bench.sh: Java's benchmark tools and
 #                    rmqbench, line 4 (4.9.7), the broker and tools sharing
 #                    the cores
 #   2 pinned         the same with the servers on CPU 0 and the tools on
@@ -11,16 +11,16 @@
 #   3 line 5         the same with the 5.3.3 servers and client
 #   4 fixed rate     rmqbench at RATE messages a second: send and
 #                    end-to-end latency under the same load on both
-#   5 floor          compat/floor-bench.sh: the CPU a message costs a
+#   5 floor          bench/floor-bench.sh: the CPU a message costs a
 #                    server that stores nothing (rmqbench null-broker),
 #                    beside both brokers
-#   6 curves         compat/curves-bench.sh: 1 -> 1024 queues, SYNC_FLUSH
+#   6 curves         bench/curves-bench.sh: 1 -> 1024 queues, SYNC_FLUSH
 #                    with 1 -> 256 senders
-#   7 scale          compat/scale-bench.sh: 10 -> 10,000 topics,
+#   7 scale          bench/scale-bench.sh: 10 -> 10,000 topics,
 #                    10 -> 5,000 client connections
-#   8 backlog        compat/backlog-bench.sh: a consumer catching up on a
+#   8 backlog        bench/backlog-bench.sh: a consumer catching up on a
 #                    backlog read cold from disk
-#   9 recovery       compat/recovery-bench.sh: start time after a SIGKILL
+#   9 recovery       bench/recovery-bench.sh: start time after a SIGKILL
 #                    under load, by store size
 #
 # STEPS picks steps by name (default: all nine). SMOKE=1 runs each step
@@ -28,14 +28,14 @@
 # only show that every step works. A failed step is reported and the others
 # still run; the exit status is 1 when any step failed.
 #
-#   sh compat/bench-all.sh                       # about 2 hours
-#   STEPS="throughput pinned" PHASE_SECS=60 sh compat/bench-all.sh
-#   SMOKE=1 sh compat/bench-all.sh
+#   sh bench/bench-all.sh                        # about 2 hours
+#   STEPS="throughput pinned" PHASE_SECS=60 sh bench/bench-all.sh
+#   SMOKE=1 sh bench/bench-all.sh
 #
 # Environment (defaults in brackets):
 #   RMQGO_BROKER_BIN, RMQGO_NAMESRV_BIN, RMQBENCH_BIN  our binaries (make
 #                    bench sets them)
-#   OUT [compat/target/bench-all]  the report (report.md) and each step's
+#   OUT [bench/target/bench-all]  the report (report.md) and each step's
 #                    log and output directory
 #   PHASE_SECS [60], BODY [1024], THREADS [64], RATE [10000]  steps 1-4
 #   RECOVERY_SIZES ["1 5 10"]  GiB, step 8
@@ -48,9 +48,9 @@
 #                    (compat/ref-servers.sh), passed to every step
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$COMPAT_DIR/.." && pwd)
-OUT=${OUT:-$COMPAT_DIR/target/bench-all}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+OUT=${OUT:-$HERE/target/bench-all}
 SMOKE=${SMOKE:-0}
 STEPS=${STEPS:-throughput pinned line5 fixedrate floor curves scale backlog recovery}
 if [ "$SMOKE" = 1 ]; then
@@ -98,12 +98,12 @@ step() {
   } >>"$REPORT"
 }
 
-# broker_bench NAME VAR=VALUE...: compat/broker-bench.sh with its own run
+# broker_bench NAME VAR=VALUE...: bench/broker-bench.sh with its own run
 # and output directories.
 broker_bench() {
   name=$1
   shift
-  env RUN_DIR="$OUT/$name-run" OUT_DIR="$OUT/$name" "$@" sh "$COMPAT_DIR/broker-bench.sh"
+  env RUN_DIR="$OUT/$name-run" OUT_DIR="$OUT/$name" "$@" sh "$HERE/broker-bench.sh"
 }
 
 wants() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -148,7 +148,7 @@ for s in "floor|floor-bench|The remoting path's CPU floor: a server that stores 
   "scale|scale-bench|Cost curves: topics, client connections" \
   "backlog|backlog-bench|Cost curve: a consumer catching up on a cold backlog"; do
   name=${s%%|*} rest=${s#*|}
-  script=$COMPAT_DIR/${rest%%|*}.sh title=${rest#*|}
+  script=$HERE/${rest%%|*}.sh title=${rest#*|}
   wants "$name" || continue
   if [ -f "$script" ]; then
     # shellcheck disable=SC2046
@@ -158,7 +158,7 @@ for s in "floor|floor-bench|The remoting path's CPU floor: a server that stores 
   fi
 done
 wants recovery && step recovery "Crash recovery time by store size" \
-  env SIZES="$RECOVERY_SIZES" $([ "$SMOKE" = 1 ] && echo FILE_MB=64) BENCH_DIR="$OUT/recovery-run" sh "$COMPAT_DIR/recovery-bench.sh"
+  env SIZES="$RECOVERY_SIZES" $([ "$SMOKE" = 1 ] && echo FILE_MB=64) BENCH_DIR="$OUT/recovery-run" sh "$HERE/recovery-bench.sh"
 
 log "report: $REPORT"
 cat "$REPORT"

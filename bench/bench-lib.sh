@@ -1,4 +1,4 @@
-# Functions shared by the benchmark scripts (compat/broker-bench.sh,
+# Functions shared by the benchmark scripts (bench/broker-bench.sh,
 # ha-bench.sh, backlog-bench.sh, scale-bench.sh; POSIX sh, sourced, not
 # run). Before sourcing, a script sets BENCH_NAME (its log prefix); it
 # defines cleanup and calls bench_traps.

@@ -4,7 +4,7 @@
 # 4.9.7 by default), and this project's when $RMQGO_BROKER_BIN is set, each
 # driven in turn by two load tools on the same load:
 #
-#   java      Java benchmark Producer + Consumer (compat/benchtool, the
+#   java      Java benchmark Producer + Consumer (bench/benchtool, the
 #             work-alikes of org.apache.rocketmq.example.benchmark.*, which
 #             Maven Central does not carry; JAVA_BENCH_CP runs the real ones)
 #   rmqbench  rmqbench produce + rmqbench consume
@@ -20,10 +20,10 @@
 # Prints progress as it goes, and at the end a markdown table (also saved in
 # $OUT_DIR/table.md) with Go ÷ Java ratios where both brokers ran.
 #
-#   sh compat/broker-bench.sh
-#   PHASE_SECS=60 THREADS=16 sh compat/broker-bench.sh
-#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh compat/broker-bench.sh
-#   RUN_DIR=/tmp/benchB NAMESRV_PORT=29876 BROKER_PORT=30911 BROKER_B_PORT=31911 sh compat/broker-bench.sh
+#   sh bench/broker-bench.sh
+#   PHASE_SECS=60 THREADS=16 sh bench/broker-bench.sh
+#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh bench/broker-bench.sh
+#   RUN_DIR=/tmp/benchB NAMESRV_PORT=29876 BROKER_PORT=30911 BROKER_B_PORT=31911 sh bench/broker-bench.sh
 #
 # Environment (defaults in brackets):
 #   PHASE_SECS [30]  how long each producer sends
@@ -43,8 +43,8 @@
 #                    RMQGO_NAMESRV_BIN [built from cmd/rmqgo-namesrv]
 #   JAVA_BENCH_CP    a classpath holding org.apache.rocketmq.example.benchmark
 #                    Producer and Consumer (e.g. a RocketMQ binary
-#                    distribution's lib/*) to run instead of compat/benchtool
-#   RUN_DIR [compat/target/bench-run]  the servers' directory (wiped on each
+#                    distribution's lib/*) to run instead of bench/benchtool
+#   RUN_DIR [bench/target/bench-run]  the servers' directory (wiped on each
 #                    start); NAMESRV_PORT, BROKER_PORT, BROKER_B_PORT: first
 #                    port choices (see ref-servers.sh); OUT_DIR
 #                    [$RUN_DIR.out]: tool outputs, results.jsonl, table.md
@@ -65,11 +65,11 @@
 # phase (rmqbench proc -watch).
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 BENCH_NAME=broker-bench
-# shellcheck source=compat/bench-lib.sh
-. "$COMPAT_DIR/bench-lib.sh"
-ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+# shellcheck source=bench/bench-lib.sh
+. "$HERE/bench-lib.sh"
 PHASE_SECS=${PHASE_SECS:-30}
 GRACE_SECS=${GRACE_SECS:-5}
 WARMUP_SECS=${WARMUP_SECS:-10}
@@ -86,7 +86,7 @@ BROKER_CPUS=${BROKER_CPUS:-}
 TOOL_CPUS=${TOOL_CPUS:-}
 PIN=""
 [ -z "$TOOL_CPUS" ] || PIN="taskset -c $TOOL_CPUS"
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/bench-run}
+RUN_DIR=${RUN_DIR:-$HERE/target/bench-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.jsonl
 BENCH=$OUT_DIR/rmqbench
@@ -100,7 +100,7 @@ SERVERS_UP=0
 cleanup() {
   if [ -n "$CONSUMER_PID" ]; then kill -TERM "$CONSUMER_PID" 2>/dev/null; fi
   if [ -n "$WATCH_PID" ]; then kill -TERM "$WATCH_PID" 2>/dev/null; fi
-  if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
+  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
 }
 bench_traps
 
@@ -111,7 +111,7 @@ prepare() {
   log "building rmqbench into $OUT_DIR"
   "$GO" build -o "$BENCH" "$ROOT/cmd/rmqbench" || die "go build rmqbench failed"
   if [ -z "${JAVA_BENCH_CP:-}" ]; then
-    sh "$COMPAT_DIR/benchtool/run.sh" "$LINE" build || die "compat/benchtool did not build"
+    sh "$HERE/benchtool/run.sh" "$LINE" build || die "bench/benchtool did not build"
   fi
   if [ -n "${RMQGO_BROKER_BIN:-}" ] && [ -x "$RMQGO_BROKER_BIN" ] && [ -z "${RMQGO_NAMESRV_BIN:-}" ]; then
     RMQGO_NAMESRV_BIN=$OUT_DIR/rmqgo-namesrv
@@ -127,7 +127,7 @@ start_servers() {
   rm -rf "$RUN_DIR"
   log "[$impl] starting the name server and broker (RUN_DIR=$RUN_DIR)"
   NAMESRV_IMPL=$impl BROKER_IMPL=$impl RMQGO_NAMESRV_BIN=${RMQGO_NAMESRV_BIN:-} \
-    sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >>"$OUT_DIR/servers.log" 2>&1 &
+    sh "$ROOT/compat/ref-servers.sh" start "$LINE" >>"$OUT_DIR/servers.log" 2>&1 &
   starter=$!
   SERVERS_UP=1
   booted=0
@@ -163,13 +163,13 @@ pin_servers() {
 
 stop_servers() {
   log "stopping the servers"
-  sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
+  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
   SERVERS_UP=0
 }
 
 # create_topic TOPIC: QUEUES read and write queues on every master.
 create_topic() {
-  out=$(RMQ_LINE=$LINE sh "$COMPAT_DIR/mqadmin.sh" updateTopic -n "$NAMESRV_ADDR" -c "$CLUSTER_NAME" \
+  out=$(RMQ_LINE=$LINE sh "$ROOT/compat/mqadmin.sh" updateTopic -n "$NAMESRV_ADDR" -c "$CLUSTER_NAME" \
     -t "$1" -r "$QUEUES" -w "$QUEUES" 2>&1)
   echo "$out" | grep -q "success" || { echo "$out" >&2; log "mqadmin updateTopic $1 failed"; return 1; }
 }
@@ -200,7 +200,7 @@ java_tool() {
     exec $PIN java $JAVA_TOOL_HEAP $JAVA_TOOL_OPTS -Duser.home="$OUT_DIR/java-home" -Drocketmq.client.logRoot="$OUT_DIR/java-home/logs" \
       -cp "$JAVA_BENCH_CP" "org.apache.rocketmq.example.benchmark.$class" "$@"
   fi
-  JAVA_HEAP=$JAVA_TOOL_HEAP JAVA_OPTS=$JAVA_TOOL_OPTS BENCH_HOME=$OUT_DIR/java-home exec $PIN sh "$COMPAT_DIR/benchtool/run.sh" "$LINE" "$class" "$@"
+  JAVA_HEAP=$JAVA_TOOL_HEAP JAVA_OPTS=$JAVA_TOOL_OPTS BENCH_HOME=$OUT_DIR/java-home exec $PIN sh "$HERE/benchtool/run.sh" "$LINE" "$class" "$@"
 }
 
 # run_producer TOOL TOPIC FILE: sends for PHASE_SECS, its report lines
@@ -309,7 +309,7 @@ else
 fi
 
 case $LINE in 4) jver=4.9.7 ;; *) jver=5.3.3 ;; esac
-tools="compat/benchtool Producer/Consumer (rocketmq-client $jver)"
+tools="bench/benchtool Producer/Consumer (rocketmq-client $jver)"
 [ -n "${JAVA_BENCH_CP:-}" ] && tools="org.apache.rocketmq.example.benchmark Producer/Consumer from JAVA_BENCH_CP"
 {
   echo

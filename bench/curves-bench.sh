@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cost curves, Java broker beside ours (POSIX sh): runs compat/broker-bench.sh
+# Cost curves, Java broker beside ours (POSIX sh): runs bench/broker-bench.sh
 # once per point of each curve (each run starts the Java servers, 4.9.7 or
 # LINE=5's 5.3.3, then ours, on this machine, so every ratio comes from one
 # run) and prints one markdown table per curve (rmqbench curve-table), also
@@ -13,8 +13,8 @@
 #              tools SYNC_TOOLS: send TPS, send p99, failed sends (SYSTEM_BUSY),
 #              broker CPU µs/msg
 #
-#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh compat/curves-bench.sh
-#   CURVES=syncflush SENDER_POINTS="1 64" PHASE_SECS=15 RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh compat/curves-bench.sh
+#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh bench/curves-bench.sh
+#   CURVES=syncflush SENDER_POINTS="1 64" PHASE_SECS=15 RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh bench/curves-bench.sh
 #
 # Environment (defaults in brackets):
 #   CURVES ["queues syncflush"]     the curves to run, in order
@@ -32,7 +32,7 @@
 #                                   NAMESRV_PORT, BROKER_PORT, BROKER_B_PORT,
 #                                   BROKER_CPUS, TOOL_CPUS, JAVA_BENCH_CP...)
 #                                   pass through
-#   RUN_DIR [compat/target/curves-run]  the servers' directory, reused by
+#   RUN_DIR [bench/target/curves-run]  the servers' directory, reused by
 #                                   every point; OUT_DIR [$RUN_DIR.out]: one
 #                                   <curve>-<point>/ per run (broker-bench's
 #                                   outputs), curves.jsonl (every run's
@@ -41,8 +41,8 @@
 #   GO [go]
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 CURVES=${CURVES:-queues syncflush}
 QUEUE_POINTS=${QUEUE_POINTS:-1 16 256 1024}
 QUEUE_THREADS=${QUEUE_THREADS:-64}
@@ -55,7 +55,7 @@ PHASE_SECS=${PHASE_SECS:-20}
 WARMUP_SECS=${WARMUP_SECS:-5}
 GRACE_SECS=${GRACE_SECS:-5}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/curves-run}
+RUN_DIR=${RUN_DIR:-$HERE/target/curves-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 CURVES_OUT=$OUT_DIR
 BENCH=$CURVES_OUT/rmqbench
@@ -68,7 +68,7 @@ log() { echo "curves-bench: $*" >&2; }
 point() {
   out=$CURVES_OUT/$1-$2
   log "$1 = $2: $(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  OUT_DIR=$out sh "$COMPAT_DIR/broker-bench.sh" >"$out.log" 2>&1 ||
+  OUT_DIR=$out sh "$HERE/broker-bench.sh" >"$out.log" 2>&1 ||
     log "$1 = $2: broker-bench.sh failed (see $out.log)"
   sed -n "s/^{/{\"curve\":\"$1\",\"point\":\"$2\",\"loadavg\":\"$(cut -d' ' -f1 /proc/loadavg)\",/p" \
     "$out/results.jsonl" >>"$CURVES_OUT/curves.jsonl" 2>/dev/null
@@ -102,7 +102,7 @@ table() {
   case ${LINE:-4} in 4) jver=4.9.7 ;; *) jver=5.3.3 ;; esac
   {
     echo "Points: $what; ${BODY}-byte bodies, ${PHASE_SECS}s of sends per point after ${WARMUP_SECS}s of warm-up;"
-    echo "Java $jver servers then ours in the same run per point (compat/broker-bench.sh)."
+    echo "Java $jver servers then ours in the same run per point (bench/broker-bench.sh)."
     echo
     "$BENCH" curve-table -curve "$1" -metrics "$metrics" <"$CURVES_OUT/curves.jsonl"
   } | tee "$CURVES_OUT/$1.md"

@@ -25,22 +25,22 @@
 # reads the table.
 #
 #   make bench-floor
-#   ROUNDS=1 PHASE_SECS=10 sh compat/floor-bench.sh
+#   ROUNDS=1 PHASE_SECS=10 sh bench/floor-bench.sh
 #
 # Environment (defaults in brackets):
 #   ROUNDS [2]  PHASE_SECS [15]  WARMUP_SECS [15]  BODY [1024]  THREADS [64]
 #   HEADERS ["binary json"]  IMPLS ["java go null"]
 #   RMQGO_NAMESRV_BIN, RMQGO_BROKER_BIN  ours (required for go)
 #   RMQBENCH_BIN     rmqbench (built into OUT_DIR when unset); GO [go]
-#   RUN_DIR [compat/target/floor-run]  the servers' directory (wiped)
+#   RUN_DIR [bench/target/floor-run]  the servers' directory (wiped)
 #   OUT_DIR [$RUN_DIR.out]
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 BENCH_NAME=floor-bench
-# shellcheck source=compat/bench-lib.sh
-. "$COMPAT_DIR/bench-lib.sh"
-ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+# shellcheck source=bench/bench-lib.sh
+. "$HERE/bench-lib.sh"
 ROUNDS=${ROUNDS:-2}
 PHASE_SECS=${PHASE_SECS:-15}
 WARMUP_SECS=${WARMUP_SECS:-15}
@@ -49,7 +49,7 @@ THREADS=${THREADS:-64}
 HEADERS=${HEADERS:-binary json}
 IMPLS=${IMPLS:-java go null}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/floor-run}
+RUN_DIR=${RUN_DIR:-$HERE/target/floor-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.txt
 COMPAT_BROKER_B=0
@@ -59,7 +59,7 @@ NULL_PID=""
 
 cleanup() {
   if [ -n "$NULL_PID" ]; then kill -TERM "$NULL_PID" 2>/dev/null; fi
-  if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop >>"$OUT_DIR/servers.log" 2>&1; fi
+  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop >>"$OUT_DIR/servers.log" 2>&1; fi
 }
 bench_traps
 bench_outputs
@@ -81,7 +81,7 @@ start() {
       ;;
     *)
       SERVERS_UP=1
-      NAMESRV_IMPL=$1 BROKER_IMPL=$1 sh "$COMPAT_DIR/ref-servers.sh" start 4 >>"$OUT_DIR/servers.log" 2>&1 ||
+      NAMESRV_IMPL=$1 BROKER_IMPL=$1 sh "$ROOT/compat/ref-servers.sh" start 4 >>"$OUT_DIR/servers.log" 2>&1 ||
         die "[$1] the servers did not start (see $OUT_DIR/servers.log)"
       SERVER_PID=$(cat "$RUN_DIR/broker-a/pid")
       NAMESRV=$(sed -n 's/^NAMESRV_ADDR=\([^;]*\);.*/\1/p' "$RUN_DIR/env.sh")
@@ -95,7 +95,7 @@ stop() {
     wait "$NULL_PID" 2>/dev/null
     NULL_PID=""
   else
-    sh "$COMPAT_DIR/ref-servers.sh" stop >>"$OUT_DIR/servers.log" 2>&1
+    sh "$ROOT/compat/ref-servers.sh" stop >>"$OUT_DIR/servers.log" 2>&1
     SERVERS_UP=0
   fi
 }

@@ -21,21 +21,21 @@
 # the end a markdown table (also OUT_DIR/table.md, made by rmqbench ha-table
 # from OUT_DIR/results.jsonl) with Go ÷ Java ratios.
 #
-#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh compat/ha-bench.sh
-#   PHASE_SECS=5 WARMUP_SECS=2 PAIRS=go RMQGO_BROKER_BIN=... sh compat/ha-bench.sh   # a quick look
+#   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh bench/ha-bench.sh
+#   PHASE_SECS=5 WARMUP_SECS=2 PAIRS=go RMQGO_BROKER_BIN=... sh bench/ha-bench.sh   # a quick look
 #
 # Environment (defaults in brackets): PHASE_SECS [20], WARMUP_SECS [10],
 # THREADS [32], BODY [1024], PAIRS ["java go"], LINE [4], RUN_DIR
-# [compat/target/ha-bench-run] (servers, wiped per pair), OUT_DIR
+# [bench/target/ha-bench-run] (servers, wiped per pair), OUT_DIR
 # [$RUN_DIR.out], RMQBENCH_BIN [built into OUT_DIR], GO [go], NAMESRV_PORT
 # [25876], BROKER_PORT [25911], SLAVE_PORT [25921].
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 BENCH_NAME=ha-bench
-# shellcheck source=compat/bench-lib.sh
-. "$COMPAT_DIR/bench-lib.sh"
-ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+# shellcheck source=bench/bench-lib.sh
+. "$HERE/bench-lib.sh"
 PHASE_SECS=${PHASE_SECS:-20}
 WARMUP_SECS=${WARMUP_SECS:-10}
 THREADS=${THREADS:-32}
@@ -43,14 +43,14 @@ BODY=${BODY:-1024}
 PAIRS=${PAIRS:-java go}
 LINE=${LINE:-4}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/ha-bench-run}
+RUN_DIR=${RUN_DIR:-$HERE/target/ha-bench-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.jsonl
 TOPIC=HaBench
 SERVERS_UP=0
 export RUN_DIR
 
-servers() { sh "$COMPAT_DIR/ref-servers.sh" "$@" 2>>"$OUT_DIR/servers.log"; }
+servers() { sh "$ROOT/compat/ref-servers.sh" "$@" 2>>"$OUT_DIR/servers.log"; }
 
 cleanup() {
   if [ "$SERVERS_UP" = 1 ]; then servers stop; fi

@@ -25,9 +25,9 @@
 # what our log says recovery read (scannedBytes of "recovered commitlog")
 # and the file the Java store log says it recovered from.
 #
-#   sh compat/recovery-bench.sh                    # SIZES="1 5 10"
-#   SIZES="1 2" IMPLS=go sh compat/recovery-bench.sh
-#   FILE_MB=64 SIZES="1 2" sh compat/recovery-bench.sh   # a smoke run: sizes
+#   sh bench/recovery-bench.sh                    # SIZES="1 5 10"
+#   SIZES="1 2" IMPLS=go sh bench/recovery-bench.sh
+#   FILE_MB=64 SIZES="1 2" sh bench/recovery-bench.sh   # a smoke run: sizes
 #                                       # count commitlog files of FILE_MB MiB
 #
 # Needs RMQGO_NAMESRV_BIN, RMQGO_BROKER_BIN and RMQBENCH_BIN (make build;
@@ -40,7 +40,6 @@
 # script started are signalled.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-COMPAT_DIR=$ROOT/compat
 SIZES=${SIZES:-"1 5 10"}
 IMPLS=${IMPLS:-"go java"}
 WRITERS=${WRITERS:-64}
@@ -78,7 +77,7 @@ log() { echo "recovery-bench: $*" >&2; }
 cleanup() {
   [ -n "$PRODUCER_PID" ] && kill "$PRODUCER_PID" 2>/dev/null
   [ -n "$TIMED_PID" ] && kill -KILL "$TIMED_PID" 2>/dev/null
-  sh "$COMPAT_DIR/ref-servers.sh" stop >/dev/null 2>&1 || true
+  sh "$ROOT/compat/ref-servers.sh" stop >/dev/null 2>&1 || true
   if [ "$KEEP" = 1 ]; then log "kept $BENCH_DIR"; else rm -rf "$BENCH_DIR"; fi
 }
 trap cleanup EXIT
@@ -87,10 +86,10 @@ trap 'exit 130' INT TERM
 # java_classpath: the cached classpath of the Java servers (as ref-servers.sh
 # resolves it).
 java_classpath() {
-  cpfile=$COMPAT_DIR/target/cp/servers-$REF_VERSION.cp
+  cpfile=$ROOT/compat/target/cp/servers-$REF_VERSION.cp
   if [ ! -s "$cpfile" ]; then
     mkdir -p "$(dirname "$cpfile")"
-    "$MVN" -q -B -Dstyle.color=never -f "$COMPAT_DIR/reference/pom.xml" -Drmq.server.version="$REF_VERSION" \
+    "$MVN" -q -B -Dstyle.color=never -f "$ROOT/compat/reference/pom.xml" -Drmq.server.version="$REF_VERSION" \
       dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$cpfile" >&2
   fi
   cat "$cpfile"
@@ -139,7 +138,7 @@ start_servers() {
 storePathRootDir=$STORE
 storePathCommitLog=$STORE/commitlog
 $KEEP_FILES" SERVER_JAVA_OPT_EXT="$KEEP_FILES_PROPS" NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 \
-    sh "$COMPAT_DIR/ref-servers.sh" start 4 >/dev/null
+    sh "$ROOT/compat/ref-servers.sh" start 4 >/dev/null
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
 }
@@ -304,6 +303,6 @@ for size in $SIZES; do
     timed_boot "$impl" "$BENCH_DIR/copy" "$size" "$cold"
     if [ "$INPLACE" = 1 ]; then mv "$BENCH_DIR/copy" "$STORE"; else rm -rf "$BENCH_DIR/copy"; fi
   done
-  sh "$COMPAT_DIR/ref-servers.sh" stop >/dev/null 2>&1 || true
+  sh "$ROOT/compat/ref-servers.sh" stop >/dev/null 2>&1 || true
 done
 table

@@ -41,7 +41,7 @@
 #                         connection
 #
 #   make bench-scale
-#   PHASE_SECS=20 TOPIC_POINTS="10 10000" sh compat/scale-bench.sh
+#   PHASE_SECS=20 TOPIC_POINTS="10 10000" sh bench/scale-bench.sh
 #
 # Environment (defaults in brackets):
 #   IMPLS ["java go"]   the servers, in order (java: the Java 4.9.7 name
@@ -57,7 +57,7 @@
 #   ROUTE_CONNS [4]  connections of rmqbench route
 #   LINE [4]         4: Java servers 4.9.7; 5: 5.3.3
 #   RMQBENCH_BIN     rmqbench (built into OUT_DIR when unset); GO [go]
-#   RUN_DIR [compat/target/scale-run]  the servers' directory (wiped on
+#   RUN_DIR [bench/target/scale-run]  the servers' directory (wiped on
 #                    each start); NAMESRV_PORT, BROKER_PORT: first port
 #                    choices (see ref-servers.sh); OUT_DIR [$RUN_DIR.out]:
 #                    outputs, the stores written here, results, tables
@@ -66,8 +66,8 @@
 # point needs more (connections on both ends are in this machine).
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 IMPLS=${IMPLS:-java go}
 CURVES=${CURVES:-topics clients}
 TOPIC_POINTS=${TOPIC_POINTS:-10 100 1000 10000}
@@ -80,7 +80,7 @@ REGISTER_COUNT=${REGISTER_COUNT:-20}
 ROUTE_CONNS=${ROUTE_CONNS:-4}
 LINE=${LINE:-4}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/scale-run}
+RUN_DIR=${RUN_DIR:-$HERE/target/scale-run}
 OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
 RESULTS=$OUT_DIR/results.txt
 COMPAT_BROKER_B=0
@@ -88,11 +88,11 @@ export RUN_DIR COMPAT_BROKER_B
 SERVERS_UP=0
 
 BENCH_NAME=scale-bench
-# shellcheck source=compat/bench-lib.sh
-. "$COMPAT_DIR/bench-lib.sh"
+# shellcheck source=bench/bench-lib.sh
+. "$HERE/bench-lib.sh"
 
 cleanup() {
-  if [ "$SERVERS_UP" = 1 ]; then sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
+  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
 }
 bench_traps
 
@@ -141,7 +141,7 @@ start_servers() {
 storePathCommitLog=$2/commitlog"
   rm -rf "$RUN_DIR"
   NAMESRV_IMPL=$impl BROKER_IMPL=$impl BROKER_CONF_EXTRA=$extra \
-    sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >>"$OUT_DIR/servers.log" 2>&1 &
+    sh "$ROOT/compat/ref-servers.sh" start "$LINE" >>"$OUT_DIR/servers.log" 2>&1 &
   starter=$!
   SERVERS_UP=1
   START_SEC=""
@@ -160,7 +160,7 @@ storePathCommitLog=$2/commitlog"
 }
 
 stop_servers() {
-  sh "$COMPAT_DIR/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
+  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
   SERVERS_UP=0
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Slow-loris run against this project's name server and broker (POSIX sh):
 # starts both on loopback (compat/ref-servers.sh with NAMESRV_IMPL=go and
-# BROKER_IMPL=go, RUN_DIR compat/target/slowloris), then for each server runs
+# BROKER_IMPL=go, RUN_DIR bench/target/slowloris), then for each server runs
 # `rmqbench slowloris`: SLOWLORIS_CONNS connections that each announce a
 # large frame and trickle a byte a second for SLOWLORIS_SECS, while a normal
 # client keeps calling; it prints the server's VmRSS and RssAnon before,
@@ -9,7 +9,7 @@
 # the servers it started (their pid files in RUN_DIR).
 #
 #   make slowloris
-#   SLOWLORIS_CONNS=5000 SLOWLORIS_SECS=60 sh compat/slowloris.sh
+#   SLOWLORIS_CONNS=5000 SLOWLORIS_SECS=60 sh bench/slowloris.sh
 #
 # Needs RMQGO_NAMESRV_BIN, RMQGO_BROKER_BIN and RMQBENCH_BIN (make slowloris
 # sets them). SLOWLORIS_CHUNK is the bytes per connection per second (1);
@@ -19,8 +19,9 @@
 
 set -u
 
-COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/slowloris}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+RUN_DIR=${RUN_DIR:-$HERE/target/slowloris}
 CONNS=${SLOWLORIS_CONNS:-2000}
 SECS=${SLOWLORIS_SECS:-30}
 CHUNK=${SLOWLORIS_CHUNK:-1}
@@ -43,13 +44,13 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$need" ]; then
   fi
 fi
 
-cleanup() { sh "$COMPAT_DIR/ref-servers.sh" stop >/dev/null 2>&1; }
+cleanup() { sh "$ROOT/compat/ref-servers.sh" stop >/dev/null 2>&1; }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_BROKER_B=0 NAMESRV_PORT=${NAMESRV_PORT:-19976} BROKER_PORT=${BROKER_PORT:-21011} \
-  sh "$COMPAT_DIR/ref-servers.sh" start 4 >/dev/null || { log "the servers did not start"; exit 1; }
+  sh "$ROOT/compat/ref-servers.sh" start 4 >/dev/null || { log "the servers did not start"; exit 1; }
 . "$RUN_DIR/env.sh"
 NAMESRV_PID=$(cat "$RUN_DIR/namesrv/pid")
 BROKER_PID=$(cat "$RUN_DIR/broker-a/pid")

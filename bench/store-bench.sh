@@ -6,9 +6,9 @@
 # SYNC_FLUSH, by one writer and by four, then read back. Prints the JSON
 # lines as they come and a markdown table with ratios at the end (POSIX sh).
 #
-#   sh compat/store-bench.sh                 # all loads
-#   ASYNC_MSGS=100000 SYNC_MSGS=10000 sh compat/store-bench.sh
-#   LINES="4" sh compat/store-bench.sh       # Java 4.9.7 only
+#   sh bench/store-bench.sh                 # all loads
+#   ASYNC_MSGS=100000 SYNC_MSGS=10000 sh bench/store-bench.sh
+#   LINES="4" sh bench/store-bench.sh       # Java 4.9.7 only
 #
 # Each run gets a fresh directory under BENCH_DIR (default a mktemp dir),
 # deleted afterwards: the stores use 1 GiB commitlog files.

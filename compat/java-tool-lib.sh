@@ -1,4 +1,4 @@
-# Sourced by the run.sh of compat's small Java tools (benchtool, fastjson,
+# Sourced by the run.sh of the small Java tools (bench/benchtool; compat/fastjson,
 # hatool, storetool, rocksdbtool; POSIX sh), which run a main class of a
 # Maven project with its dependencies from Maven Central.
 

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Runs compat/benchtool's Producer or Consumer, the work-alikes of Apache
+# Runs bench/benchtool's Producer or Consumer, the work-alikes of Apache
 # RocketMQ's benchmark tools, with rocketmq-client of one line (POSIX sh):
 #
-#   sh compat/benchtool/run.sh 4|5 Producer -n <namesrv> [-t topic] [-s bodySize] [-w threads] [-q messages]
-#   sh compat/benchtool/run.sh 4|5 Consumer -n <namesrv> [-t topic] [-g group] [-w threads]
-#   sh compat/benchtool/run.sh 4|5 build
+#   sh bench/benchtool/run.sh 4|5 Producer -n <namesrv> [-t topic] [-s bodySize] [-w threads] [-q messages]
+#   sh bench/benchtool/run.sh 4|5 Consumer -n <namesrv> [-t topic] [-g group] [-w threads]
+#   sh bench/benchtool/run.sh 4|5 build
 #
 # Line 4 is rocketmq-client 4.9.7 (Maven profile rmq4), line 5 is 5.3.3
 # (rmq5). The first run, and any run after src/ or pom.xml changed, does
@@ -37,7 +37,7 @@ case $CLASS in
 esac
 
 OUT=$DIR/target/line$LINE
-. "$DIR/../java-tool-lib.sh"
+. "$DIR/../../compat/java-tool-lib.sh"
 # shellcheck disable=SC2086
 java_tool_classpath benchtool "$DIR" "$OUT" $PROFILE
 

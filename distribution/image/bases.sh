@@ -2,7 +2,7 @@
 # Makes the two images the Dockerfile builds FROM, without a registry
 # (POSIX sh; needs podman, apt-get and the Go toolchain of this machine):
 #
-#   sh compat/container/bases.sh        # prints BASE=... BUILDER=... for make image
+#   sh distribution/image/bases.sh        # prints BASE=... BUILDER=... for make image
 #
 #   localhost/rmqgo-base:busybox   a root file system with Debian's busybox-static
 #                                  (/bin/sh and the applets, /etc/passwd with root,

@@ -2,7 +2,7 @@
 # Stand-ins for the Java images ours replace, built here to measure sizes
 # (make image-size; POSIX sh; root, podman, debootstrap, mvn):
 #
-#   sh compat/container/java-standin.sh [VERSION...]   # default: 5.3.3 4.9.7
+#   sh distribution/image/java-standin.sh [VERSION...]   # default: 5.3.3 4.9.7
 #
 # apache/rocketmq:<ver> cannot be pulled on this kind of machine, so each
 # stand-in is made of the same kinds of parts (docs/image-size.md says what
@@ -42,7 +42,7 @@ SUITE=${DEBIAN_SUITE:-bookworm}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 JAVA_PACKAGE=${JAVA_PACKAGE:-openjdk-17-jre-headless}
 STANDIN=localhost/rmqgo-java-standin
-# (the limits this kind of machine lets a container have, as seed-test.sh)
+# (the limits this kind of machine lets a container have, as compat/container/seed-test.sh)
 ULIMITS="--ulimit nofile=20000:20000 --ulimit nproc=1000:1000"
 [ $# -gt 0 ] || set -- 5.3.3 4.9.7
 
