@@ -65,6 +65,10 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
+# Where the scripts find this project's name server, broker and rmqbench
+# (make build puts them in bin/): passed to every target that starts them.
+SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
+
 .PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
@@ -124,27 +128,26 @@ unit:
 # (both lines: make compat-mqadmin, outside CI for time). The metrics
 # comparison is make compat-metrics (its fixed exporter port can be taken on
 # a shared machine).
-GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
 
 compat: build compat-store compat-fastjson
-	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-start-check.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/retention-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/retention-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-start-check.sh
 	sh compat/acl2-rocksdb.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
-	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
-	MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 5
+	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
+	MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-suite.sh 4
 	$(MAKE) compat-ha-kill-short
-	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
+	$(SERVERS) sh compat/mqadmin-compare.sh 4
 
 # The metrics exporters (metricsExporterType=PROM) of the Java 5.3.3 broker
 # and ours after the same workload (compat/metrics-compare.sh; scrapes in
@@ -194,10 +197,10 @@ compat-goadmin: build
 # TlsPermissiveTest, plaintext answered on the TLS port). About 5 minutes
 # for ours, 7 for the Java servers.
 compat-tls: build
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
-	TLS_CERTS=1 NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
-	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 5
+	TLS_CERTS=1 NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 5
+	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
 
 compat-tls-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/tls-suite.sh 4
@@ -220,10 +223,10 @@ compat-mqadmin-acl: build
 # (compat/ha-pair.sh; the Java pair first, the reference). About 2 minutes
 # a mix.
 compat-ha: build
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=java $(SERVERS) sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=java $(SERVERS) sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=go $(SERVERS) sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-pair.sh
 	$(MAKE) compat-ha-suite
 
 # The Java clients against a master and its slave in every mix
@@ -234,7 +237,7 @@ compat-ha: build
 HA_LINE ?= 4
 compat-ha-suite: build
 	for mix in java/java go/java java/go go/go; do \
-	  MASTER_IMPL=$${mix%/*} SLAVE_IMPL=$${mix#*/} $(GO_SERVERS) sh compat/ha-suite.sh $(HA_LINE) || exit 1; \
+	  MASTER_IMPL=$${mix%/*} SLAVE_IMPL=$${mix#*/} $(SERVERS) sh compat/ha-suite.sh $(HA_LINE) || exit 1; \
 	done
 
 # The kill test (compat/ha-kill.sh): a SYNC_MASTER + SYNC_FLUSH master
@@ -245,11 +248,11 @@ compat-ha-suite: build
 # ours; not in CI. compat-ha-kill-short (in make compat): 2 rounds of ours, about 1 minute.
 HA_KILL_ROUNDS ?= 100
 compat-ha-kill: build
-	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=java SLAVE_IMPL=java $(GO_SERVERS) sh compat/ha-kill.sh
-	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-kill.sh
+	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=java SLAVE_IMPL=java $(SERVERS) sh compat/ha-kill.sh
+	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-kill.sh
 
 compat-ha-kill-short: build
-	ROUNDS=2 MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-kill.sh
+	ROUNDS=2 MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-kill.sh
 
 # Replication throughput and the latency SYNC_MASTER adds, the Java pair and
 # ours in one run (bench/ha-bench.sh): a lone ASYNC_MASTER, with its slave,
@@ -257,7 +260,7 @@ compat-ha-kill-short: build
 # table with Go ÷ Java ratios in bench/target/ha-bench-run.out/table.md.
 # About 5 minutes; run it on a quiet machine.
 compat-ha-bench: build
-	RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench $(GO_SERVERS) sh bench/ha-bench.sh
+	$(SERVERS) sh bench/ha-bench.sh
 
 compat-reference: compat-reference-4 compat-reference-5
 
@@ -273,8 +276,8 @@ compat-reference-5:
 # against ours (in make compat) and against the Java servers, on both lines; facts in
 # compat/acl-facts.md. About 1.5 minutes a line.
 compat-acl: build
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 5
 
 compat-acl-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 4
@@ -287,9 +290,9 @@ compat-acl-reference:
 # Then compat/acl2-start-check.sh: an unknown strategy or provider class
 # fails a line-5 broker's start and is ignored by a line-4 broker.
 compat-acl2: build
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-start-check.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-start-check.sh
 
 compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-suite.sh
@@ -324,30 +327,28 @@ fuzz:
 # the header of bench/bench-all.sh). bench-smoke runs each step briefly
 # (CI); bench-broker is its first step alone (a few minutes; PHASE_SECS,
 # default 30 s, per tool and broker; see bench/broker-bench.sh).
-BENCH_BINS = RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 bench: build
-	$(BENCH_BINS) sh bench/bench-all.sh
+	$(SERVERS) sh bench/bench-all.sh
 
 # make test runs these steps of make bench briefly (a few minutes): the
 # scripts work, against Java's servers and ours; the figures mean nothing.
 SMOKE_STEPS ?= throughput floor curves scale backlog
 bench-smoke: build
-	$(BENCH_BINS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh bench/bench-all.sh
+	$(SERVERS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh bench/bench-all.sh
 
 bench-broker: build
-	$(BENCH_BINS) sh bench/broker-bench.sh
+	$(SERVERS) sh bench/broker-bench.sh
 
 # The remoting path's own CPU floor (rmqbench null-broker) beside the Java
 # broker and ours, in one run (bench/floor-bench.sh; about 10 minutes).
 bench-floor: build
-	$(BENCH_BINS) sh bench/floor-bench.sh
+	$(SERVERS) sh bench/floor-bench.sh
 
 # Cost curves (issue 16 item 3): one bench/broker-bench.sh run per point,
 # a markdown table per curve (bench/curves-bench.sh; about 3 minutes a point).
 CURVES ?= queues syncflush
 bench-curves: build
-	CURVES="$(CURVES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		sh bench/curves-bench.sh
+	CURVES="$(CURVES)" $(SERVERS) sh bench/curves-bench.sh
 
 # Crash recovery time (issue 16 item 4): a store grown by our broker under
 # load to each of RECOVERY_SIZES GiB, SIGKILLed, and ours and the Java 4.9.7
@@ -355,8 +356,7 @@ bench-curves: build
 # needs about 2 x (largest + 2) GiB of disk, about 15 minutes for 1 5 10).
 RECOVERY_SIZES ?= 1 5 10
 bench-recovery: build
-	SIZES="$(RECOVERY_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/recovery-bench.sh
+	SIZES="$(RECOVERY_SIZES)" $(SERVERS) sh bench/recovery-bench.sh
 
 # Two cost curves of issue 16 (bench/scale-bench.sh): 10 -> 10,000 topics
 # (REGISTER_BROKER body and time, route queries, broker start, memory) and
@@ -364,8 +364,7 @@ bench-recovery: build
 # memory, p99), the Java 4.9.7 servers then ours in one run; markdown
 # tables with Go ÷ Java ratios. About 12 minutes.
 bench-scale: build
-	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/scale-bench.sh
+	$(SERVERS) sh bench/scale-bench.sh
 
 # Catching up on a cold backlog (issue 16 item 3): for each of BACKLOG_SIZES
 # MiB of 1 KiB messages, the Java 4.9.7 broker then ours: fill, restart
@@ -374,13 +373,11 @@ bench-scale: build
 # about the largest size + 1 GiB of disk, about 20 minutes for 1024 4096).
 BACKLOG_SIZES ?= 1024 4096
 bench-backlog: build
-	BACKLOGS_MB="$(BACKLOG_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/backlog-bench.sh
+	BACKLOGS_MB="$(BACKLOG_SIZES)" $(SERVERS) sh bench/backlog-bench.sh
 
 # Stops only the servers it started; see the header of bench/slowloris.sh.
 slowloris: build
-	RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh bench/slowloris.sh
+	$(SERVERS) sh bench/slowloris.sh
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
