@@ -212,11 +212,11 @@ compat-tls-reference:
 # clusterAclConfigVersion, updateGlobalWhiteAddr) and refused calls (wrong
 # secret, unsigned, unknown key, non-admin) against the Java 4.9.7 servers
 # and ours, both with aclEnable=true and compat/acl/plain_acl.yml; fails when a
-# masked output or plain_acl.yml snapshot differs (compat/mqadmin-acl-compare.sh,
+# masked output or plain_acl.yml snapshot differs (compat/mqadmin-compare.sh --acl1,
 # outputs in compat/target/mqadmin-acl-compare-4/). About 4 minutes; 4.x only
 # (5.3.3 has no ACL 1.0).
 compat-mqadmin-acl: build
-	sh compat/mqadmin-acl-compare.sh 4
+	sh compat/mqadmin-compare.sh --acl1 4
 
 # Replication (issue 15): a SYNC_MASTER and its slave in every mix of Java
 # 4.9.7 and ours, N messages to the master, the two commitlogs compared with cmp
@@ -300,10 +300,10 @@ compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-start-check.sh
 
 # mqadmin 5.3.3's ACL 2.0 commands (createUser ... listAcl) and refused calls
-# against the Java 5.3.3 servers and ours (compat/mqadmin-acl2-compare.sh,
+# against the Java 5.3.3 servers and ours (compat/mqadmin-compare.sh --acl2,
 # outputs in compat/target/mqadmin-acl2-compare/). About 5 minutes.
 compat-mqadmin-acl2: build
-	sh compat/mqadmin-acl2-compare.sh
+	sh compat/mqadmin-compare.sh --acl2
 
 # Issue 17: the users and ACLs of ACL 2.0 where and as the Java 5.3.3 broker
 # keeps them (RocksDB config/users, config/acls; internal/rocksdb), proven
