@@ -37,6 +37,7 @@ case $CLASS in
 esac
 
 OUT=$DIR/target/line$LINE
+JT_SHARED_SRC="$DIR/../../compat/testsupport/src"
 . "$DIR/../../compat/java-tool-lib.sh"
 # shellcheck disable=SC2086
 java_tool_classpath benchtool "$DIR" "$OUT" $PROFILE

@@ -6,6 +6,7 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.rmqgo.testsupport.Args;
 
 /**
  * Work-alike of org.apache.rocketmq.example.benchmark.Consumer (its defaults, no filter, no

@@ -10,6 +10,7 @@ import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.rmqgo.testsupport.Args;
 
 /**
  * Work-alike of org.apache.rocketmq.example.benchmark.Producer (synchronous sends, its defaults):

@@ -1,4 +1,4 @@
-package org.rmqgo.compat;
+package org.rmqgo.testsupport;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -9,20 +9,20 @@ import java.util.concurrent.Callable;
  * name server after answering the admin call; an unregister lands after the
  * broker process exits).
  */
-final class Eventually {
+public final class Eventually {
     /** The longest a broker waits between two registrations is 30 s; allow for one plus slack. */
-    static final Duration DEFAULT = Duration.ofSeconds(45);
+    public static final Duration DEFAULT = Duration.ofSeconds(45);
     private static final long POLL_MILLIS = 200;
 
     private Eventually() {
     }
 
     /** Re-runs check until it returns without throwing, and returns its value. */
-    static <T> T eventually(String what, Callable<T> check) throws Exception {
+    public static <T> T eventually(String what, Callable<T> check) throws Exception {
         return eventually(DEFAULT, what, check);
     }
 
-    static <T> T eventually(Duration timeout, String what, Callable<T> check) throws Exception {
+    public static <T> T eventually(Duration timeout, String what, Callable<T> check) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         Throwable last;
         while (true) {

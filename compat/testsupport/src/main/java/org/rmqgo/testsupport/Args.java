@@ -1,32 +1,35 @@
-package org.rmqgo.hatool;
+package org.rmqgo.testsupport;
 
 import java.util.HashMap;
 import java.util.Map;
 
-/** A command line of "-key value" pairs. */
-final class Args {
+/**
+ * The tools' command line: "-key value" pairs, as commons-cli reads Apache's
+ * tools' options; values are trimmed.
+ */
+public final class Args {
     private final Map<String, String> values = new HashMap<>();
 
     private Args() {
     }
 
-    static Args parse(String[] args) {
+    public static Args parse(String[] args) {
         Args a = new Args();
         for (int i = 0; i < args.length; i++) {
             String key = args[i];
             if (!key.startsWith("-") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("expected -key value pairs, got: " + String.join(" ", args));
             }
-            a.values.put(key.substring(1), args[++i]);
+            a.values.put(key.substring(1), args[++i].trim());
         }
         return a;
     }
 
-    String get(String key, String def) {
+    public String get(String key, String def) {
         return values.getOrDefault(key, def);
     }
 
-    String required(String key) {
+    public String required(String key) {
         String v = values.get(key);
         if (v == null) {
             throw new IllegalArgumentException("-" + key + " is required");
@@ -34,11 +37,11 @@ final class Args {
         return v;
     }
 
-    int getInt(String key, int def) {
-        return values.containsKey(key) ? Integer.parseInt(values.get(key).trim()) : def;
+    public int getInt(String key, int def) {
+        return values.containsKey(key) ? Integer.parseInt(values.get(key)) : def;
     }
 
-    long getLong(String key, long def) {
-        return values.containsKey(key) ? Long.parseLong(values.get(key).trim()) : def;
+    public long getLong(String key, long def) {
+        return values.containsKey(key) ? Long.parseLong(values.get(key)) : def;
     }
 }
