@@ -20,7 +20,7 @@
 # 4.9.8, 5.3.3...), LINE (4 or 5: the release line the broker speaks),
 # BUILDER (an image with Go) and BASE (an image with a POSIX sh; busybox is
 # enough: the binaries are static). Where no registry is reachable, pass
-# BUILDER and BASE images made locally (compat/container/ does).
+# BUILDER and BASE images made locally (distribution/image/bases.sh does).
 # BINARIES names where the binaries come from: the build stage, or an image
 # of it built once (--target build) for several images.
 

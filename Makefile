@@ -10,7 +10,7 @@
 #                          images they replace (Dockerfile; no registry needed)
 #   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
 #                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
-#                          (compat/container/java-standin.sh; docs/image-size.md)
+#                          (distribution/image/java-standin.sh; docs/image-size.md)
 #   make container-test    make image, the seed's docker commands verbatim against localhost/rmqgo:4.8.0
 #                          and distribution/compose/'s files with podman-compose (skipped without podman)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
@@ -44,17 +44,17 @@
 #   make fixtures          regenerate every fixture the Java side writes (compat/fixtures.sh)
 #   make fuzz              fuzz the frame decoder, the SQL92 parser and the body reader against
 #                          fastjson (FUZZTIME each, default 5m)
-#   make bench             every benchmark beside Java's in one report (compat/bench-all.sh, about
+#   make bench             every benchmark beside Java's in one report (bench/bench-all.sh, about
 #                          2 hours); make bench-broker: Java's benchmark tools and rmqbench against
 #                          the Java broker and ours, in one run, a markdown table with ratios;
 #                          make bench-smoke: each step of make bench briefly
 #   make bench-floor       the CPU a message costs a server that stores nothing (rmqbench
-#                          null-broker) beside the Java broker and ours (compat/floor-bench.sh)
+#                          null-broker) beside the Java broker and ours (bench/floor-bench.sh)
 #   make bench-scale       cost curves: 10 -> 10,000 topics and 10 -> 5,000 heartbeating clients,
-#                          the Java 4.9.7 servers and ours in one run (compat/scale-bench.sh)
+#                          the Java 4.9.7 servers and ours in one run (bench/scale-bench.sh)
 #   make bench-backlog     a new group catching up on a cold backlog (BACKLOG_SIZES MiB) while a
 #                          producer sends: the Java broker and ours in one run, a table with ratios
-#   make bench-curves      cost curves (compat/curves-bench.sh): queues per topic 1 -> 1024 and
+#   make bench-curves      cost curves (bench/curves-bench.sh): queues per topic 1 -> 1024 and
 #                          SYNC_FLUSH senders 1 -> 256, Java 4.9.7 and ours per point, one table
 #                          per curve with ratios (CURVES="queues syncflush" picks them)
 #   make gobench           Go benchmarks with allocations
@@ -72,6 +72,10 @@ FUZZTIME  ?= 5m
 # staticcheck v0.8.2 is its release 2026.2.2; misspell is golangci's fork.
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
+
+# Where the scripts find this project's name server, broker and rmqbench
+# (make build puts them in bin/): passed to every target that starts them.
+SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
 .PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
@@ -97,12 +101,12 @@ dist-test: dist
 	sh distribution/dist-test.sh 5
 
 image:
-	sh compat/container/build-images.sh
+	sh distribution/image/build-images.sh
 
 # Not part of make test: it debootstraps a Debian root file system and
 # fetches the Java servers' jars (about 400 MB of images).
 image-size: image
-	sh compat/container/java-standin.sh
+	sh distribution/image/java-standin.sh
 
 container-test:
 	@if command -v podman >/dev/null 2>&1; then \
@@ -135,27 +139,26 @@ unit:
 # (both lines: make compat-mqadmin, outside CI for time). The metrics
 # comparison is make compat-metrics (its fixed exporter port can be taken on
 # a shared machine).
-GO_SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker
 
 compat: build compat-store compat-fastjson
-	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(GO_SERVERS) sh compat/run-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(GO_SERVERS) sh compat/run-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/retention-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-start-check.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/retention-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/retention-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-start-check.sh
 	sh compat/acl2-rocksdb.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
-	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
-	MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 5
+	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
+	MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-suite.sh 4
 	$(MAKE) compat-ha-kill-short
-	$(GO_SERVERS) sh compat/mqadmin-compare.sh 4
+	$(SERVERS) sh compat/mqadmin-compare.sh 4
 
 # The metrics exporters (metricsExporterType=PROM) of the Java 5.3.3 broker
 # and ours after the same workload (compat/metrics-compare.sh; scrapes in
@@ -205,10 +208,10 @@ compat-goadmin: build
 # TlsPermissiveTest, plaintext answered on the TLS port). About 5 minutes
 # for ours, 7 for the Java servers.
 compat-tls: build
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
-	TLS_CERTS=1 NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 5
-	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/tls-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 5
+	TLS_CERTS=1 NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 5
+	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
 
 compat-tls-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/tls-suite.sh 4
@@ -220,21 +223,21 @@ compat-tls-reference:
 # clusterAclConfigVersion, updateGlobalWhiteAddr) and refused calls (wrong
 # secret, unsigned, unknown key, non-admin) against the Java 4.9.7 servers
 # and ours, both with aclEnable=true and compat/acl/plain_acl.yml; fails when a
-# masked output or plain_acl.yml snapshot differs (compat/mqadmin-acl-compare.sh,
+# masked output or plain_acl.yml snapshot differs (compat/mqadmin-compare.sh --acl1,
 # outputs in compat/target/mqadmin-acl-compare-4/). About 4 minutes; 4.x only
 # (5.3.3 has no ACL 1.0).
 compat-mqadmin-acl: build
-	sh compat/mqadmin-acl-compare.sh 4
+	sh compat/mqadmin-compare.sh --acl1 4
 
 # Replication (issue 15): a SYNC_MASTER and its slave in every mix of Java
 # 4.9.7 and ours, N messages to the master, the two commitlogs compared with cmp
 # (compat/ha-pair.sh; the Java pair first, the reference). About 2 minutes
 # a mix.
 compat-ha: build
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=java $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
-	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=java $(SERVERS) sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=java $(SERVERS) sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=java SLAVE_IMPL=go $(SERVERS) sh compat/ha-pair.sh
+	MASTER_ROLE=SYNC_MASTER MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-pair.sh
 	$(MAKE) compat-ha-suite
 
 # The Java clients against a master and its slave in every mix
@@ -245,7 +248,7 @@ compat-ha: build
 HA_LINE ?= 4
 compat-ha-suite: build
 	for mix in java/java go/java java/go go/go; do \
-	  MASTER_IMPL=$${mix%/*} SLAVE_IMPL=$${mix#*/} $(GO_SERVERS) sh compat/ha-suite.sh $(HA_LINE) || exit 1; \
+	  MASTER_IMPL=$${mix%/*} SLAVE_IMPL=$${mix#*/} $(SERVERS) sh compat/ha-suite.sh $(HA_LINE) || exit 1; \
 	done
 
 # The kill test (compat/ha-kill.sh): a SYNC_MASTER + SYNC_FLUSH master
@@ -256,19 +259,19 @@ compat-ha-suite: build
 # ours; not in CI. compat-ha-kill-short (in make compat): 2 rounds of ours, about 1 minute.
 HA_KILL_ROUNDS ?= 100
 compat-ha-kill: build
-	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=java SLAVE_IMPL=java $(GO_SERVERS) sh compat/ha-kill.sh
-	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-kill.sh
+	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=java SLAVE_IMPL=java $(SERVERS) sh compat/ha-kill.sh
+	ROUNDS=$(HA_KILL_ROUNDS) MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-kill.sh
 
 compat-ha-kill-short: build
-	ROUNDS=2 MASTER_IMPL=go SLAVE_IMPL=go $(GO_SERVERS) sh compat/ha-kill.sh
+	ROUNDS=2 MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-kill.sh
 
 # Replication throughput and the latency SYNC_MASTER adds, the Java pair and
-# ours in one run (compat/ha-bench.sh): a lone ASYNC_MASTER, with its slave,
+# ours in one run (bench/ha-bench.sh): a lone ASYNC_MASTER, with its slave,
 # SYNC_MASTER with its slave, and the slave's catch-up rate; a markdown
-# table with Go ÷ Java ratios in compat/target/ha-bench-run.out/table.md.
+# table with Go ÷ Java ratios in bench/target/ha-bench-run.out/table.md.
 # About 5 minutes; run it on a quiet machine.
 compat-ha-bench: build
-	RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench $(GO_SERVERS) sh compat/ha-bench.sh
+	$(SERVERS) sh bench/ha-bench.sh
 
 compat-reference: compat-reference-4 compat-reference-5
 
@@ -284,8 +287,8 @@ compat-reference-5:
 # against ours (in make compat) and against the Java servers, on both lines; facts in
 # compat/acl-facts.md. About 1.5 minutes a line.
 compat-acl: build
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 4
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl-suite.sh 5
 
 compat-acl-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl-suite.sh 4
@@ -298,9 +301,9 @@ compat-acl-reference:
 # Then compat/acl2-start-check.sh: an unknown strategy or provider class
 # fails a line-5 broker's start and is ignored by a line-4 broker.
 compat-acl2: build
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(GO_SERVERS) sh compat/acl2-suite.sh
-	NAMESRV_IMPL=go BROKER_IMPL=go $(GO_SERVERS) sh compat/acl2-start-check.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(SERVERS) sh compat/acl2-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-start-check.sh
 
 compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-suite.sh
@@ -308,10 +311,10 @@ compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-start-check.sh
 
 # mqadmin 5.3.3's ACL 2.0 commands (createUser ... listAcl) and refused calls
-# against the Java 5.3.3 servers and ours (compat/mqadmin-acl2-compare.sh,
+# against the Java 5.3.3 servers and ours (compat/mqadmin-compare.sh --acl2,
 # outputs in compat/target/mqadmin-acl2-compare/). About 5 minutes.
 compat-mqadmin-acl2: build
-	sh compat/mqadmin-acl2-compare.sh
+	sh compat/mqadmin-compare.sh --acl2
 
 # Issue 17: the users and ACLs of ACL 2.0 where and as the Java 5.3.3 broker
 # keeps them (RocksDB config/users, config/acls; internal/rocksdb), proven
@@ -331,71 +334,65 @@ fuzz:
 	$(FASTJSON_ORACLE) $(GO) test -run '^$$' -fuzz FuzzFastjsonDifferential -fuzztime $(FUZZTIME) ./internal/protocol/
 
 # Every benchmark of ours beside Java's in one run, one report
-# (compat/target/bench-all/report.md; about 2 hours; STEPS picks some, see
-# the header of compat/bench-all.sh). bench-smoke runs each step briefly
+# (bench/target/bench-all/report.md; about 2 hours; STEPS picks some, see
+# the header of bench/bench-all.sh). bench-smoke runs each step briefly
 # (CI); bench-broker is its first step alone (a few minutes; PHASE_SECS,
-# default 30 s, per tool and broker; see compat/broker-bench.sh).
-BENCH_BINS = RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
+# default 30 s, per tool and broker; see bench/broker-bench.sh).
 bench: build
-	$(BENCH_BINS) sh compat/bench-all.sh
+	$(SERVERS) sh bench/bench-all.sh
 
 # make test runs these steps of make bench briefly (a few minutes): the
 # scripts work, against Java's servers and ours; the figures mean nothing.
 SMOKE_STEPS ?= throughput floor curves scale backlog
 bench-smoke: build
-	$(BENCH_BINS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh compat/bench-all.sh
+	$(SERVERS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh bench/bench-all.sh
 
 bench-broker: build
-	$(BENCH_BINS) sh compat/broker-bench.sh
+	$(SERVERS) sh bench/broker-bench.sh
 
 # The remoting path's own CPU floor (rmqbench null-broker) beside the Java
-# broker and ours, in one run (compat/floor-bench.sh; about 10 minutes).
+# broker and ours, in one run (bench/floor-bench.sh; about 10 minutes).
 bench-floor: build
-	$(BENCH_BINS) sh compat/floor-bench.sh
+	$(SERVERS) sh bench/floor-bench.sh
 
-# Cost curves (issue 16 item 3): one compat/broker-bench.sh run per point,
-# a markdown table per curve (compat/curves-bench.sh; about 3 minutes a point).
+# Cost curves (issue 16 item 3): one bench/broker-bench.sh run per point,
+# a markdown table per curve (bench/curves-bench.sh; about 3 minutes a point).
 CURVES ?= queues syncflush
 bench-curves: build
-	CURVES="$(CURVES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		sh compat/curves-bench.sh
+	CURVES="$(CURVES)" $(SERVERS) sh bench/curves-bench.sh
 
 # Crash recovery time (issue 16 item 4): a store grown by our broker under
 # load to each of RECOVERY_SIZES GiB, SIGKILLed, and ours and the Java 4.9.7
-# broker each timed to "boot success" on a copy (compat/recovery-bench.sh;
+# broker each timed to "boot success" on a copy (bench/recovery-bench.sh;
 # needs about 2 x (largest + 2) GiB of disk, about 15 minutes for 1 5 10).
 RECOVERY_SIZES ?= 1 5 10
 bench-recovery: build
-	SIZES="$(RECOVERY_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/recovery-bench.sh
+	SIZES="$(RECOVERY_SIZES)" $(SERVERS) sh bench/recovery-bench.sh
 
-# Two cost curves of issue 16 (compat/scale-bench.sh): 10 -> 10,000 topics
+# Two cost curves of issue 16 (bench/scale-bench.sh): 10 -> 10,000 topics
 # (REGISTER_BROKER body and time, route queries, broker start, memory) and
 # 10 -> 5,000 heartbeating client connections (broker CPU per heartbeat,
 # memory, p99), the Java 4.9.7 servers then ours in one run; markdown
 # tables with Go ÷ Java ratios. About 12 minutes.
 bench-scale: build
-	RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/scale-bench.sh
+	$(SERVERS) sh bench/scale-bench.sh
 
 # Catching up on a cold backlog (issue 16 item 3): for each of BACKLOG_SIZES
 # MiB of 1 KiB messages, the Java 4.9.7 broker then ours: fill, restart
 # with the store out of the page cache, a new group reads from the first
-# offset while a producer sends at RATE (compat/backlog-bench.sh; needs
+# offset while a producer sends at RATE (bench/backlog-bench.sh; needs
 # about the largest size + 1 GiB of disk, about 20 minutes for 1024 4096).
 BACKLOG_SIZES ?= 1024 4096
 bench-backlog: build
-	BACKLOGS_MB="$(BACKLOG_SIZES)" RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/backlog-bench.sh
+	BACKLOGS_MB="$(BACKLOG_SIZES)" $(SERVERS) sh bench/backlog-bench.sh
 
-# Stops only the servers it started; see the header of compat/slowloris.sh.
+# Stops only the servers it started; see the header of bench/slowloris.sh.
 slowloris: build
-	RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker \
-		RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench sh compat/slowloris.sh
+	$(SERVERS) sh bench/slowloris.sh
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
 	rm -f $(addprefix $(BIN)/,$(BINARIES))
-	rm -rf compat/target
+	rm -rf compat/target bench/target

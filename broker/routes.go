@@ -226,7 +226,7 @@ const pullsPerConnection = 4
 // a group commit's size: with 64, 256 synchronous senders on SYNC_FLUSH
 // queued four fsyncs deep and about one send in ten was answered
 // SYSTEM_BUSY (waitTimeMillsInSendQueue), where Java, whose puts wait on
-// futures, answered under one in three hundred (compat/curves-bench.sh,
+// futures, answered under one in three hundred (bench/curves-bench.sh,
 // docs/cost-curves.md). A parked worker is a goroutine: 256 cost about
 // a megabyte.
 const waitingSendWorkers = 256
@@ -236,7 +236,7 @@ const waitingSendWorkers = 256
 // hands such a put to a CompletableFuture and frees its thread, so its few
 // threads are never the limit; ours wait in the worker, and two workers
 // waiting a round trip each capped a SYNC_MASTER near 4,000 sends a second
-// whatever the number of producers (compat/ha-bench.sh). Group commit and
+// whatever the number of producers (bench/ha-bench.sh). Group commit and
 // the slave's acks serve every waiting put at once, so more waiting
 // workers mean bigger groups, not more work.
 func sendWorkers(set *settings) int {

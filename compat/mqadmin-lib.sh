@@ -1,9 +1,9 @@
-# Functions shared by compat/mqadmin-compare.sh and compat/mqadmin-acl-compare.sh
-# (POSIX sh; sourced, not run). The caller sets LOG_TAG (the log prefix),
-# COMPAT_DIR, OUT (the outputs' dir), LINE (4|5), MQADMIN_TIMEOUT, RUN_DIR
-# and CLIENTS_PID (empty when none), and defines mask_entry SIDE NAME (a
-# filter: the masking of one output of one side) for compare_entry; mqa
-# reads NAMESRV_ADDR from the servers' env.sh.
+# Functions of compat/mqadmin-compare.sh, shared by its three modes (the
+# common commands, --acl1, --acl2; POSIX sh; sourced, not run). The caller
+# sets LOG_TAG (the log prefix), COMPAT_DIR, OUT (the outputs' dir), LINE
+# (4|5), MQADMIN_TIMEOUT, RUN_DIR and CLIENTS_PID (empty when none), and
+# defines mask_entry SIDE NAME (a filter: the masking of one output of one
+# side) for compare_entry; mqa reads NAMESRV_ADDR from the servers' env.sh.
 
 log() { echo "$LOG_TAG: $*" >&2; }
 

@@ -15,7 +15,7 @@
 # to its conf/tools.yml (removed there when unset or empty): MQAdminStartup
 # then signs every request (AclUtils.getAclRPCHook reads the accessKey and
 # secretKey of ${rocketmq.home.dir, else ROCKETMQ_HOME}/conf/tools.yml;
-# compat/mqadmin-acl-compare.sh).
+# compat/mqadmin-compare.sh --acl1 and --acl2).
 # Note that mqadmin itself exits 0 even when a sub-command fails; read its
 # output.
 set -u

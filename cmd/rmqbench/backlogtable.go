@@ -1,6 +1,6 @@
 package main
 
-// rmqbench backlog-table: the JSON lines compat/backlog-bench.sh collects
+// rmqbench backlog-table: the JSON lines bench/backlog-bench.sh collects
 // on stdin (produce, consume, proc, dropcache and load lines tagged
 // "broker", "backlogMB" and "phase" or "at"; skip lines), as one markdown
 // table: per backlog size and broker, how fast the backlog was written,

@@ -1,6 +1,6 @@
 package main
 
-// rmqbench broker-table: the JSON lines compat/broker-bench.sh collects
+// rmqbench broker-table: the JSON lines bench/broker-bench.sh collects
 // (rmqbench produce/consume, java-result and proc lines, each tagged with
 // "broker" and, for proc, "at" and "tool") on stdin, as one markdown table:
 // a row per broker and load tool, then a Go ÷ Java row per tool where both

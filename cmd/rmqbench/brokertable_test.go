@@ -17,7 +17,7 @@ import (
 // The report lines below have the exact shapes of the printf formats of
 // org.apache.rocketmq.example.benchmark.Producer and Consumer at
 // rocketmq-all-4.9.7 and rocketmq-all-5.3.3 (the Consume Total line is
-// compat/benchtool's).
+// bench/benchtool's).
 const (
 	producer497 = `topic: BenchmarkTest threadCount: 64 messageSize: 128 keyEnable: false propertySize: 0 tagCount: 0 traceEnable: false aclEnable: false messageQuantity: 0
 delayEnable: false delayLevel: 1
@@ -63,7 +63,7 @@ func TestParseJavaOutput(t *testing.T) {
 	assert.InDelta(t, 2, b.AvgMs, 1e-9) // (5*1000 + 1*3000) / 4000
 	assert.InDelta(t, 50, b.MaxMs, 1e-9)
 	assert.Equal(t, int64(2), b.Failed)
-	assert.Equal(t, int64(41234), b.Messages, "compat/benchtool's final total")
+	assert.Equal(t, int64(41234), b.Messages, "bench/benchtool's final total")
 
 	b, err = parseJavaOutput(strings.NewReader(consumer533), kindConsume, 10*time.Second)
 	require.NoError(t, err)

@@ -5,7 +5,7 @@ package main
 //
 //	rmqbench catchup -master 127.0.0.1:10911 -slave 127.0.0.1:10921 -interval 20ms -timeout 5m
 //
-// Start it before the slave (compat/ha-bench.sh starts it, then the slave,
+// Start it before the slave (bench/ha-bench.sh starts it, then the slave,
 // on a master that took messages while the slave was down): it polls the
 // slave until it answers, notes the slave's offset and the time of that
 // first answer, then polls both every -interval until the slave's offset
@@ -28,7 +28,7 @@ import (
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
-// catchupLine is catchup's JSON result (keys read by compat/ha-bench.sh:
+// catchupLine is catchup's JSON result (keys read by bench/ha-bench.sh:
 // do not change).
 type catchupLine struct {
 	Kind string `json:"kind"`

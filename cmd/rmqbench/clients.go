@@ -18,7 +18,7 @@ package main
 // the measured window of -d: the heartbeats answered in it, their p50/p99,
 // and the broker's CPU seconds (/proc/PID/stat) over it. RssAnon is read
 // before the connections open and at the end of the window. The last line
-// is key=value pairs for scripts (compat/scale-bench.sh):
+// is key=value pairs for scripts (bench/scale-bench.sh):
 //
 //	clients: conns=5000 opened=5000 heartbeats=100000 failed=0 p50Ms=0.2 p99Ms=1.1 cpuSec=4.2 cpuPct=21.0 cpuUsPerHb=42.0 anonBeforeMB=30.1 anonMB=80.2
 //

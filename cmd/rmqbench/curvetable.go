@@ -1,6 +1,6 @@
 package main
 
-// rmqbench curve-table: compat/curves-bench.sh's JSON lines on stdin (each
+// rmqbench curve-table: bench/curves-bench.sh's JSON lines on stdin (each
 // broker-bench.sh run's results.jsonl lines, tagged with "curve", "point"
 // and "loadavg") as one markdown table for one curve:
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// curveLines are two points of a "queues" curve as compat/curves-bench.sh
+// curveLines are two points of a "queues" curve as bench/curves-bench.sh
 // tags them (point 16 first, to check the numeric order), plus a line of
 // another curve that must be left out.
 const curveLines = `{"curve":"queues","point":"16","loadavg":"2.50","kind":"proc","broker":"java","tool":"rmqbench","at":"before","cpuSec":10}

@@ -33,7 +33,7 @@ import (
 )
 
 // dropCacheLine is dropcache's JSON result (keys read by
-// compat/backlog-bench.sh: do not change).
+// bench/backlog-bench.sh: do not change).
 type dropCacheLine struct {
 	Kind     string  `json:"kind"`
 	Dir      string  `json:"dir"`

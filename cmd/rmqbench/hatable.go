@@ -1,6 +1,6 @@
 package main
 
-// rmqbench ha-table: the JSON lines compat/ha-bench.sh collects (produce
+// rmqbench ha-table: the JSON lines bench/ha-bench.sh collects (produce
 // lines tagged "pair" and "phase", catchup lines, skip lines) on stdin, as
 // two markdown tables with Go ÷ Java rows where both pairs ran:
 //

@@ -2,7 +2,7 @@ package main
 
 // rmqbench java-result: the standard output of Java's benchmark tools on
 // stdin (org.apache.rocketmq.example.benchmark.Producer or Consumer, 4.9.x
-// or 5.x, or compat/benchtool's work-alikes, which print the same lines),
+// or 5.x, or bench/benchtool's work-alikes, which print the same lines),
 // summed up as one benchLine on stdout:
 //
 //	java ... Producer -n ... | rmqbench java-result -kind produce
@@ -24,8 +24,8 @@ package main
 // mean of the lines' averages, the maximum the largest, and the message
 // count is each line's TPS times the interval, unless a final line gives
 // the total: "[Complete] Send Total: n" (Apache's Producer when it ran to a
-// -q count; compat/benchtool's Producer always) or "[Complete] Consume
-// Total: n" (compat/benchtool's Consumer).
+// -q count; bench/benchtool's Producer always) or "[Complete] Consume
+// Total: n" (bench/benchtool's Consumer).
 
 import (
 	"bufio"

@@ -26,16 +26,16 @@ var subcommands = map[string]subcommand{
 	"store":         {summary: "append and read this project's store in-process (as compat/storetool StoreBench does the Java one)", run: runStore},
 	"store-table":   {summary: "StoreBench JSON lines on stdin to a markdown table with ratios", run: runStoreTable},
 	"catchup":       {summary: "how fast a slave catches up with its master (commitLogMaxOffset of both, polled)", run: runCatchup},
-	"ha-table":      {summary: "compat/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
+	"ha-table":      {summary: "bench/ha-bench.sh's JSON lines on stdin to markdown tables with Go/Java ratios", run: runHATable},
 	"pullhold":      {summary: "many connections holding long-polling pulls, parked or never read; broker RSS", run: runPullhold},
 	"slowloris":     {summary: "thousands of connections trickling a frame while a normal client calls; server RSS", run: runSlowloris},
 	"clients":       {summary: "thousands of client connections sending HEART_BEAT on a schedule; broker CPU and RssAnon", run: runClients},
 	"register":      {summary: "REGISTER_BROKER with a topics.json's table replayed to a name server, timed", run: runRegister},
-	"backlog-table": {summary: "compat/backlog-bench.sh's JSON lines on stdin to a markdown table with Go/Java ratios", run: runBacklogTable},
+	"backlog-table": {summary: "bench/backlog-bench.sh's JSON lines on stdin to a markdown table with Go/Java ratios", run: runBacklogTable},
 	"dropcache":     {summary: "drop a store's files from the OS page cache (fadvise DONTNEED), cached MB before and after", run: runDropCache},
 	"touchmem":      {summary: "write once to most free memory and give it back, so no broker pays for memory never used (VMs)", run: runTouchMem},
 	"null-broker":   {summary: "answer routes and sends without storing them: the remoting path's own CPU floor", run: runNullBroker},
-	"curve-table":   {summary: "compat/curves-bench.sh's tagged JSON lines on stdin to a markdown table per curve", run: runCurveTable},
+	"curve-table":   {summary: "bench/curves-bench.sh's tagged JSON lines on stdin to a markdown table per curve", run: runCurveTable},
 }
 
 func main() {

@@ -20,7 +20,7 @@ package main
 // table and rebuilds the broker's queue data (the path a broker's
 // registration takes after a topic change), not the unchanged shortcut.
 // The calls are sequential; the summary is the load runner's, then a
-// key=value line for scripts (compat/scale-bench.sh):
+// key=value line for scripts (bench/scale-bench.sh):
 //
 //	register: topics=10000 bodyBytes=1480000 brokerTableBytes=1479950 calls=20 failed=0 p50Ms=30.1 p99Ms=45.2
 

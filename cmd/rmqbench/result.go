@@ -2,7 +2,7 @@ package main
 
 // The JSON line that rmqbench produce, consume, java-result and proc print
 // last, one object per line, and that broker-table reads back. Scripts add
-// keys of their own (compat/broker-bench.sh adds "broker" and "at") by
+// keys of their own (bench/broker-bench.sh adds "broker" and "at") by
 // editing the line's opening brace.
 
 import (
@@ -19,7 +19,7 @@ const (
 	kindSkip    = "skip"    // a broker that was not measured, and why
 
 	toolRmqbench = "rmqbench"
-	toolJava     = "java" // org.apache.rocketmq.example.benchmark.Producer/Consumer or compat/benchtool
+	toolJava     = "java" // org.apache.rocketmq.example.benchmark.Producer/Consumer or bench/benchtool
 )
 
 // benchLine is one result line (field names are read by scripts: do not
@@ -32,7 +32,7 @@ type benchLine struct {
 	// At tells when a proc line was taken: boot, before, after.
 	At     string `json:"at,omitempty"`
 	Reason string `json:"reason,omitempty"`
-	// Curve, Point and LoadAvg are compat/curves-bench.sh's tags: the
+	// Curve, Point and LoadAvg are bench/curves-bench.sh's tags: the
 	// curve and the point on it of the run the line came from, and the
 	// 1-minute load average when that run ended.
 	Curve   string `json:"curve,omitempty"`

@@ -34,6 +34,7 @@ case $CLASS in
 esac
 
 OUT=$DIR/target/line$LINE
+JT_SHARED_SRC="$DIR/../testsupport/src"
 . "$DIR/../java-tool-lib.sh"
 # shellcheck disable=SC2086
 java_tool_classpath hatool "$DIR" "$OUT" $PROFILE

@@ -19,6 +19,7 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.rmqgo.testsupport.Eventually;
 
 /**
  * What consumers got, in the order the listeners saw it: one record per delivery (a redelivered

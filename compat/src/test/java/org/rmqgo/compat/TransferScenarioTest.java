@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rmqgo.compat.Transactions.Outcome;
+import org.rmqgo.testsupport.Eventually;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Random;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.rmqgo.testsupport.Args;
 
 /**
  * The client side of compat/ha-kill.sh: ROUNDS times in a row, a stream of synchronous sends to a

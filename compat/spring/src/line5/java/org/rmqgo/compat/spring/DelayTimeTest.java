@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.junit.jupiter.api.Test;
+import org.rmqgo.testsupport.Eventually;
 
 /**
  * Line 5 only (starter 2.3.x): syncSendDelayTimeSeconds, a 5.x timer

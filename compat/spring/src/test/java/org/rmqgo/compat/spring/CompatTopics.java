@@ -5,6 +5,7 @@ import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
+import org.rmqgo.testsupport.Eventually;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 

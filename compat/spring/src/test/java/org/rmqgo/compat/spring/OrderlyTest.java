@@ -12,6 +12,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
+import org.rmqgo.testsupport.Eventually;
 
 /**
  * syncSendOrderly puts every message of one hash key on one queue, and a

@@ -14,6 +14,7 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.spring.support.RocketMQHeaders;
 import org.junit.jupiter.api.Test;
+import org.rmqgo.testsupport.Eventually;
 import org.springframework.messaging.support.MessageBuilder;
 
 /**
