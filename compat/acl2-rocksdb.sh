@@ -114,6 +114,7 @@ if [ -n "${ACL2RDB_FIXTURE:-}" ]; then
   mkdir -p "$ACL2RDB_FIXTURE"
   cp -a "$RUN_DIR/broker-a/store/config/users" "$RUN_DIR/broker-a/store/config/acls" "$ACL2RDB_FIXTURE/"
   rm -f "$ACL2RDB_FIXTURE/users/LOCK" "$ACL2RDB_FIXTURE/acls/LOCK"
+  sed -i "s|db_log_dir=$(cd "$COMPAT_DIR/.." && pwd)/|db_log_dir=|" "$ACL2RDB_FIXTURE"/*/OPTIONS-*
   log "fixture: $ACL2RDB_FIXTURE"
 fi
 servers start-broker a go || { log "ours did not start; see $OUT/servers.out"; exit 1; }

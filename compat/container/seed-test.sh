@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the seed document's docker commands (../shared/seeds, the first note:
+# Runs the seed document's docker commands (docs/seeds.md, the first note:
 # foxiswho/rocketmq:4.8.0) verbatim against localhost/rmqgo:4.8.0, with
 # podman standing in for docker, and checks what a user of them would
 # (POSIX sh; make image first):

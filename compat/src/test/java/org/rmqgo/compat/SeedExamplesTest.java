@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The Java examples of the seed notes (/work/shared/seeds, a Spring application's producer and
+ * The Java examples of the seed notes (docs/seeds.md, a Spring application's producer and
  * consumer beans and its send endpoints, and a pull-consumer loop), run the way they are written,
  * each checked the way their user would: the send result, and what the consumer beans print.
  */

@@ -21,7 +21,7 @@ import org.apache.rocketmq.common.message.MessageExt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Transactional messages as the seed notes (/work/shared/seeds, "RocketMQ事务消息") use them: a
+ * Transactional messages as the seed notes (docs/seeds.md, "RocketMQ事务消息") use them: a
  * TransactionMQProducer whose TransactionListener runs the local transaction after the half message
  * is stored (executeLocalTransaction) and answers the broker's check-back (checkLocalTransaction)
  * from what it noted by transactionId, or, when it has no note (a restarted producer), from its
