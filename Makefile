@@ -7,6 +7,10 @@
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
 #   make image             localhost/rmqgo:4.8.0, :4.9.8 and :5.3.3 with podman, laid out as the
 #                          images they replace (Dockerfile; no registry needed)
+#   make image-console     localhost/rmqgo-console:1.0.0 and :2.1.0, the RocketMQ consoles for
+#                          styletang/rocketmq-console-ng and apacherocketmq/rocketmq-dashboard,
+#                          from the rocketmq-dashboard jars in CONSOLE_JARS (a folder; skipped
+#                          when unset) on Debian's Java 17 (compat/container/console-image.sh)
 #   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
 #                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
 #                          (compat/container/java-standin.sh; docs/image-size.md)
@@ -65,7 +69,7 @@ BIN       := bin
 BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test unit lint dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
@@ -90,6 +94,14 @@ dist-test: dist
 
 image:
 	sh compat/container/build-images.sh
+
+# The jars are not in this repository (no package registry has them):
+# CONSOLE_JARS names the folder holding rocketmq-dashboard-1.0.0.jar and
+# -2.1.0.jar; unset, or a jar missing, the consoles are skipped in one line.
+# The first build debootstraps the Java base (localhost/rmqgo-base:java17,
+# kept: made only when missing).
+image-console:
+	CONSOLE_JARS="$(CONSOLE_JARS)" sh compat/container/console-image.sh
 
 # Not part of make test: it debootstraps a Debian root file system and
 # fetches the Java servers' jars (about 400 MB of images).
