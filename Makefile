@@ -14,8 +14,9 @@
 #   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
 #                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
 #                          (compat/container/java-standin.sh; docs/image-size.md)
-#   make container-test    make image, the seed's docker commands verbatim against localhost/rmqgo:4.8.0
-#                          and distribution/compose/'s files with podman-compose (skipped without podman)
+#   make container-test    make image and image-console, the seed's docker commands verbatim against
+#                          localhost/rmqgo:4.8.0 and localhost/rmqgo-console:1.0.0, and
+#                          distribution/compose/'s files with podman-compose (skipped without podman)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
@@ -110,7 +111,7 @@ image-size: image
 
 container-test:
 	@if command -v podman >/dev/null 2>&1; then \
-		$(MAKE) image && sh compat/container/seed-test.sh && sh compat/container/compose-test.sh; \
+		$(MAKE) image && $(MAKE) image-console && sh compat/container/seed-test.sh && sh compat/container/compose-test.sh; \
 	else \
 		echo "container-test: skipped, no podman here (apt-get install podman podman-compose runc busybox-static)"; \
 	fi
