@@ -8,11 +8,16 @@
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
 #   make image             localhost/rmqgo:4.8.0, :4.9.8 and :5.3.3 with podman, laid out as the
 #                          images they replace (Dockerfile; no registry needed)
+#   make image-console     localhost/rmqgo-console:1.0.0 and :2.1.0, the RocketMQ consoles for
+#                          styletang/rocketmq-console-ng and apacherocketmq/rocketmq-dashboard,
+#                          from the rocketmq-dashboard jars in CONSOLE_JARS (a folder; skipped
+#                          when unset) on Debian's Java 17 (compat/container/console-image.sh)
 #   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
 #                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
 #                          (distribution/image/java-standin.sh; docs/image-size.md)
-#   make container-test    make image, the seed's docker commands verbatim against localhost/rmqgo:4.8.0
-#                          and distribution/compose/'s files with podman-compose (skipped without podman)
+#   make container-test    make image and image-console, the seed's docker commands verbatim against
+#                          localhost/rmqgo:4.8.0 and localhost/rmqgo-console:1.0.0, and
+#                          distribution/compose/'s files with podman-compose (skipped without podman)
 #   make compat            the Java compat suite against this project's servers (and compat-store)
 #   make compat-store      the Java broker's store code reads a store this project wrote
 #   make compat-reference  the same suite against the real Java servers (4.x and 5.x lines)
@@ -77,7 +82,7 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 # (make build puts them in bin/): passed to every target that starts them.
 SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test unit lint dist dist-test image image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test unit lint dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
@@ -103,6 +108,14 @@ dist-test: dist
 image:
 	sh distribution/image/build-images.sh
 
+# The jars are not in this repository (no package registry has them):
+# CONSOLE_JARS names the folder holding rocketmq-dashboard-1.0.0.jar and
+# -2.1.0.jar; unset, or a jar missing, the consoles are skipped in one line.
+# The first build debootstraps the Java base (localhost/rmqgo-base:java17,
+# kept: made only when missing).
+image-console:
+	CONSOLE_JARS="$(CONSOLE_JARS)" sh compat/container/console-image.sh
+
 # Not part of make test: it debootstraps a Debian root file system and
 # fetches the Java servers' jars (about 400 MB of images).
 image-size: image
@@ -110,7 +123,7 @@ image-size: image
 
 container-test:
 	@if command -v podman >/dev/null 2>&1; then \
-		$(MAKE) image && sh compat/container/seed-test.sh && sh compat/container/compose-test.sh; \
+		$(MAKE) image && $(MAKE) image-console && sh compat/container/seed-test.sh && sh compat/container/compose-test.sh; \
 	else \
 		echo "container-test: skipped, no podman here (apt-get install podman podman-compose runc busybox-static)"; \
 	fi

@@ -5,12 +5,16 @@
 #   sh compat/container/compose-test.sh
 #
 # For seed-4.8.0.yml and apache-5.3.3.yml in turn: the folders their
-# comments ask for, `podman-compose up -d` of the name server and the broker
-# (the console images cannot be pulled here, so those services are left
-# out), each from a copy of the file in a folder of its own (a compose
-# file's relative paths are its folder's), both healthchecks pass (podman healthcheck run: podman runs them
-# on a timer only under systemd), 100 messages sent and consumed through the
-# published ports, the broker's logs and store in the mounted folders, then
+# comments ask for, `podman-compose up -d` of the name server, the broker
+# and the console (localhost/rmqgo-console:1.0.0 for seed-4.8.0.yml, :2.1.0
+# for apache-5.3.3.yml: make image-console; without its image a console is
+# left out, saying so in one line), each from a copy of the file in a
+# folder of its own (a compose file's relative paths are its folder's), the
+# healthchecks pass (podman healthcheck run: podman runs them on a timer
+# only under systemd), 100 messages sent and consumed through the published
+# ports, the broker's logs and store in the mounted folders, the console's
+# index page and its cluster page's call (GET /cluster/list.query, listing
+# broker-a) through its published port (console-lib.sh), then
 # `podman-compose down`. podman-compose runs plain podman, so the runtime,
 # cgroup manager and ulimits this machine needs come from a containers.conf
 # of the test's own (CONTAINERS_CONF). The default ports must be free.
@@ -30,6 +34,7 @@ CONTAINERS_CONF=$WORK/containers.conf
 export CONTAINERS_CONF
 TEST=compose-test
 . "$HERE/lib.sh"
+. "$HERE/console-lib.sh"
 project=""
 file=""
 down() {
@@ -48,7 +53,9 @@ healthy() {
   done
 }
 
-# up FILE NAMESRV BROKER LOGDIR STOREDIR: one deployment, checked.
+# up FILE NAMESRV BROKER LOGDIR STOREDIR [CONSOLE CONTAINER IMAGE PORT TITLE]:
+# one deployment, checked; with the console service CONSOLE (its
+# container_name, image, published port and page title) when IMAGE is here.
 up() {
   project=rmqgo-$(basename "$1" .yml | tr . -)
   mkdir -p "$WORK/$project"
@@ -57,7 +64,10 @@ up() {
   cp "$ROOT/distribution/compose/$1" .
   file=$WORK/$project/$1
   TEST="compose-test ($1)"
-  podman-compose -p "$project" -f "$file" up -d "$2" "$3" > up.out 2>&1 || fail "podman-compose up: $(tail -5 up.out)"
+  console=""
+  [ -z "${6:-}" ] || ! console_image "$8" || console=$6
+  # shellcheck disable=SC2086 # console is empty or one service
+  podman-compose -p "$project" -f "$file" up -d "$2" "$3" $console > up.out 2>&1 || fail "podman-compose up: $(tail -5 up.out)"
   healthy rmqnamesrv
   healthy rmqbroker
   i=0
@@ -70,13 +80,18 @@ up() {
   consume100 ComposeTest compose_test
   [ -d "$5/consumequeue/ComposeTest" ] || fail "no consume queue of ComposeTest in $5"
   echo "compose-test: $1: healthy, 100 messages through $(sed -n 's/.*The broker\[\([^]]*\)\].*/\1/p' "$4/rocketmqlogs/broker.log" | tail -1), logs and store in the mounted folders"
+  if [ -n "$console" ]; then
+    console_check "$9" "$7" "${10}" broker-a
+    healthy "$7"
+    echo "compose-test: $1: the console ($6, $8) healthy"
+  fi
   down
 }
 
 mkdir -p "$WORK/rmqgo-seed-4-8-0" && (cd "$WORK/rmqgo-seed-4-8-0" && mkdir -m 0777 logs store conf)
-up seed-4.8.0.yml rmqserver rmqbroker logs store
+up seed-4.8.0.yml rmqserver rmqbroker logs store rmqconsole rmqconsole localhost/rmqgo-console:1.0.0 8010 RocketMQ-Dashboard
 d=$WORK/rmqgo-apache-5-3-3
 mkdir -p "$d/data/namesrv" "$d/data/broker"
 (cd "$d" && mkdir -m 0777 data/namesrv/logs data/broker/logs data/broker/store data/broker/conf &&
   printf 'brokerClusterName = DefaultCluster\nbrokerName = broker-a\nbrokerId = 0\n' > data/broker/conf/broker.conf)
-up apache-5.3.3.yml namesrv broker data/broker/logs data/broker/store
+up apache-5.3.3.yml namesrv broker data/broker/logs data/broker/store dashboard rmqdashboard localhost/rmqgo-console:2.1.0 8082 "RocketMQ Dashboard"

@@ -28,10 +28,19 @@
 #      sed appended (it registers 192.168.56.102:9911, the seed author's
 #      host, which is why no client here can reach it; the malformed
 #      mapedFileSizeCommitLog=1024*1024*10 is ignored, as Java ignores it).
+#   7. the seed's console, started right after the broker: docker run
+#      --name rmqconsole ... --link rmqserver:rmqserver -e "JAVA_OPTS=
+#      -Drocketmq.namesrv.addr=rmqserver:9876 ..." -p 8010:8080 with
+#      localhost/rmqgo-console:1.0.0 (make image-console) for
+#      styletang/rocketmq-console-ng: through the published port 8010 its
+#      index page, and GET /cluster/list.query (its cluster page's call)
+#      lists broker-a, the seed's broker.conf's brokerName, with its runtime
+#      stats (console-lib.sh). Skipped, in one line, without that image.
 #
 # The only changes to the seed's commands: the image name, and what the
 # docker function below does for podman (runc, cgroupfs and ulimits, as this
-# machine needs, and --net-alias as --network-alias). net1 is made when missing (podman network create) and
+# machine needs, --net-alias as --network-alias, and no --link: see
+# below). net1 is made when missing (podman network create) and
 # removed again if this test made it. The host folders are made 0777, as
 # the foxiswho README asks (the container runs as uid 3000). The default
 # ports (9876, 10909, 10911, 10912) must be free on the host.
@@ -43,14 +52,21 @@ PODMAN=${PODMAN:-podman --runtime /usr/sbin/runc --cgroup-manager=cgroupfs}
 
 # docker is podman, with the flags this kind of machine needs on a run, and
 # docker's --net-alias spelt as podman 4 spells it (--network-alias).
+# podman has no --link; on a user-defined network such as net1 docker's
+# --link NAME:ALIAS only makes NAME reachable as ALIAS, and the seed links
+# rmqserver:rmqserver, a name net1 resolves already (the name server's
+# --net-alias): the flag and its value are dropped.
 docker() {
   if [ "$1" != run ]; then
     $PODMAN "$@"
     return
   fi
   shift
+  link=""
   for a in "$@"; do
     shift
+    [ -n "$link" ] && { link=""; continue; }
+    [ "$a" = --link ] && { link=1; continue; }
     [ "$a" = --net-alias ] && a=--network-alias
     set -- "$@" "$a"
   done
@@ -60,6 +76,7 @@ docker() {
 WORK=$(mktemp -d)
 TEST=seed-test
 . "$HERE/lib.sh"
+. "$HERE/console-lib.sh"
 made_net=""
 
 # remove NAME...: removes these containers, those that exist.
@@ -69,7 +86,7 @@ remove() {
   done
 }
 cleanup() {
-  remove rmqbroker rmqnamesrv rocketmq
+  remove rmqconsole rmqbroker rmqnamesrv rocketmq
   [ -n "$made_net" ] && docker network rm net1 >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
@@ -86,7 +103,7 @@ waitlog() {
   done
 }
 
-remove rmqbroker rmqnamesrv rocketmq
+remove rmqconsole rmqbroker rmqnamesrv rocketmq
 if ! docker network exists net1; then
   docker network create net1 >/dev/null
   made_net=1
@@ -97,6 +114,13 @@ mkdir -m 0777 logs store conf
 # The seed's two commands, as written but for the image.
 docker run -d -v $(pwd)/logs:/home/rocketmq/logs --name rmqnamesrv --net net1 --net-alias rmqserver -e "JAVA_OPT_EXT=-Xms512M -Xmx512M -Xmn128m" -p 9876:9876 localhost/rmqgo:4.8.0 sh mqnamesrv >/dev/null
 docker run -d -v $(pwd)/logs:/home/rocketmq/logs -v $(pwd)/store:/home/rocketmq/store -v $(pwd)/conf:/home/rocketmq/conf --name rmqbroker --net net1 --net-alias rmqbroker -e "NAMESRV_ADDR=rmqserver:9876" -e "JAVA_OPT_EXT=-Xms512M -Xmx512M -Xmn128m" -p 10911:10911 -p 10912:10912 -p 10909:10909 localhost/rmqgo:4.8.0 sh mqbroker -c /home/rocketmq/rocketmq-4.8.0/conf/broker.conf >/dev/null
+# The seed's console command, as written but for the image; checked below,
+# once the broker has been (it boots meanwhile).
+console=""
+if console_image localhost/rmqgo-console:1.0.0; then
+docker run --name rmqconsole --net net1 --net-alias rmqconsole --link rmqserver:rmqserver -e "JAVA_OPTS=-Drocketmq.namesrv.addr=rmqserver:9876 -Dcom.rocketmq.sendMessageWithVIPChannel=false" -p 8010:8080 -d localhost/rmqgo-console:1.0.0 >/dev/null
+console=1
+fi
 
 waitlog rmqnamesrv "The Name Server boot success" 30
 waitlog rmqbroker "boot success" 30
@@ -129,6 +153,8 @@ echo "seed-test: Java clients (ProducerSendTest, PushConsumerTest), $(sh "$ROOT/
 [ -d store/consumequeue/SeedTest ] || fail "no store/consumequeue/SeedTest in the host folder"
 echo "seed-test: host folders: $(ls logs/rocketmqlogs | tr '\n' ' ')| store: $(ls store | tr '\n' ' ')"
 
+[ -z "$console" ] || console_check 8010 rmqconsole RocketMQ-Dashboard broker-a
+
 docker stop rmqbroker >/dev/null
 grep -q "Shutdown hook over" logs/rocketmqlogs/broker.log || fail "docker stop: no clean shutdown in broker.log"
 [ ! -f store/abort ] || fail "docker stop left store/abort (not a clean shutdown)"
@@ -138,7 +164,7 @@ consume100 SeedTest seed_test_after
 echo "seed-test: docker stop shut the broker down cleanly; after docker start the 100 messages were there again"
 
 # The seed's one-container variant, as written but for the image.
-remove rmqbroker rmqnamesrv
+remove rmqconsole rmqbroker rmqnamesrv
 docker run --name rocketmq --net net1 --net-alias rocketmq -p 9876:9876 -p 9911:9911 -p 9909:9909 -p 9912:9912 -e "JAVA_OPT_EXT=-Xms256M -Xmx256M -Xmn128m" -e "NAMESRV_ADDR=rocketmq:9876" -d localhost/rmqgo:4.8.0 sh mqnamesrv >/dev/null \
 && docker exec -d rocketmq sed -i '$a listenPort=9911\nbrokerIP1=192.168.56.102\nautoCreateTopicEnable=true\nenablePropertyFilter=true\nmapedFileSizeCommitLog=1024*1024*10' /home/rocketmq/rocketmq-4.8.0/conf/broker.conf \
 && docker exec -d rocketmq sh mqbroker -c /home/rocketmq/rocketmq-4.8.0/conf/broker.conf

@@ -6,18 +6,17 @@
 #
 # apache/rocketmq:<ver> cannot be pulled on this kind of machine, so each
 # stand-in is made of the same kinds of parts (docs/image-size.md says what
-# the real one holds, from its Dockerfile): a Debian root file system
-# (debootstrap --variant=minbase of DEBIAN_SUITE, default bookworm), a Java
-# runtime from Debian (JAVA_PACKAGE, default openjdk-17-jre-headless: Debian
-# has no Java 8, and the JRE rather than the JDK the real image ships keeps
-# the stand-in on the small side), less and openssl (the real image's extra
-# packages), the user rocketmq 3000:3000, and the server's jars with all
-# their dependencies from Maven Central (java-standin/pom.xml: namesrv,
-# broker, tools, and on the 5.x line the proxy) in
-# /home/rocketmq/rocketmq-<ver>/lib, with this repo's conf files beside them.
-# The root file system is slimmed as slim and minimal base images are: no
-# package lists, no downloaded packages, no docs but the copyright files,
-# no man pages, no info pages, no translations.
+# the real one holds, from its Dockerfile): the Java base of java-base.sh,
+# localhost/rmqgo-base:java17, made once (a Debian root file system,
+# debootstrap --variant=minbase of DEBIAN_SUITE, default bookworm, with a
+# Java runtime from Debian, JAVA_PACKAGE, default openjdk-17-jre-headless:
+# Debian has no Java 8, and the JRE rather than the JDK the real image ships
+# keeps the stand-in on the small side; less and openssl, the real image's
+# extra packages; the user rocketmq 3000:3000; slimmed as slim base images
+# are), and the server's jars with all their dependencies from Maven Central
+# (java-standin/pom.xml: namesrv, broker, tools, and on the 5.x line the
+# proxy) in /home/rocketmq/rocketmq-<ver>/lib, with this repo's conf files
+# beside them.
 #
 #   localhost/rmqgo-java-standin:5.3.3   for apache/rocketmq:5.3.3
 #   localhost/rmqgo-java-standin:4.9.7   for apache/rocketmq:4.9.x (Maven Central
@@ -38,46 +37,20 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 PODMAN=${PODMAN:-podman --runtime /usr/sbin/runc --cgroup-manager=cgroupfs}
-SUITE=${DEBIAN_SUITE:-bookworm}
-MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-JAVA_PACKAGE=${JAVA_PACKAGE:-openjdk-17-jre-headless}
 STANDIN=localhost/rmqgo-java-standin
 # (the limits this kind of machine lets a container have, as compat/container/seed-test.sh)
 ULIMITS="--ulimit nofile=20000:20000 --ulimit nproc=1000:1000"
 [ $# -gt 0 ] || set -- 5.3.3 4.9.7
 
 work=""
-root=""
-cleanup() {
-  if [ -n "$work" ]; then
-    for m in proc sys dev/pts dev; do
-      umount "$root/$m" 2>/dev/null || true
-    done
-    rm -rf --one-file-system "$work"
-  fi
-}
-trap cleanup EXIT
+trap '[ -z "$work" ] || rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM
 
-# base: the root file system with Java, once, as $work/base.tar.
+# base: the Java base (java-base.sh, made when missing) and a work folder, once.
 base() {
   [ -z "$work" ] || return 0
+  eval "$(sh "$HERE/java-base.sh")"
   work=$(mktemp -d "${TMPDIR:-/var/tmp}/rmqgo-javaimg.XXXXXX")
-  root=$work/root
-  command -v debootstrap >/dev/null 2>&1 ||
-    { apt-get install -y -q debootstrap >/dev/null 2>&1 ||
-      { apt-get update -q >/dev/null && apt-get install -y -q debootstrap >/dev/null; }; }
-  echo "java-standin: debootstrap $SUITE (minbase) with $JAVA_PACKAGE, less, openssl"
-  debootstrap --variant=minbase --include="$JAVA_PACKAGE,less,openssl" \
-    "$SUITE" "$root" "$MIRROR" > "$work/debootstrap.log" 2>&1 ||
-    { tail -20 "$work/debootstrap.log" >&2; echo "java-standin: debootstrap failed" >&2; exit 1; }
-  chroot "$root" groupadd -g 3000 rocketmq
-  chroot "$root" useradd -l -u 3000 -g 3000 -m -s /bin/bash rocketmq
-  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/cache/apt/*.bin "$root"/var/lib/apt/lists/* \
-    "$root"/usr/share/man/* "$root"/usr/share/info/* "$root"/usr/share/locale/* "$root"/debootstrap
-  find "$root/usr/share/doc" -type f ! -name copyright -exec rm -f {} +
-  find "$root/usr/share/doc" -depth -type d -empty -exec rmdir {} +
-  tar -C "$root" --numeric-owner -cf "$work/base.tar" .
 }
 
 # standin VERSION: builds $STANDIN:VERSION and checks its name server boots.
@@ -97,20 +70,18 @@ standin() {
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$home/lib" > "$work/mvn.log" 2>&1 ||
     { cat "$work/mvn.log" >&2; exit 1; }
   cp -R "$ROOT/distribution/conf/." "$ROOT/distribution/conf-$line/." "$home/conf/"
-  cp "$work/base.tar" "$work/image-$v.tar"
-  tar -C "$stage" --owner=3000 --group=3000 --numeric-owner -rf "$work/image-$v.tar" ./home/rocketmq/rocketmq-$v
-  echo "java-standin: podman import $STANDIN:$v"
-  $PODMAN import --quiet \
-    --change "ENV JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64" \
-    --change "ENV ROCKETMQ_VERSION=$v" \
-    --change "ENV ROCKETMQ_HOME=/home/rocketmq/rocketmq-$v" \
-    --change "ENV HOME=/home/rocketmq" \
-    --change "WORKDIR /home/rocketmq/rocketmq-$v" \
-    --change "USER 3000:3000" \
-    --change "EXPOSE 9876" --change "EXPOSE 10909" --change "EXPOSE 10911" --change "EXPOSE 10912" \
-    --change 'CMD ["/bin/bash"]' \
-    "$work/image-$v.tar" "$STANDIN:$v" >/dev/null
-  rm -rf "$stage" "$work/image-$v.tar"
+  echo "java-standin: podman build $STANDIN:$v (FROM $JAVA_BASE)"
+  cat > "$stage/Containerfile" <<EOF
+FROM $JAVA_BASE
+COPY --chown=3000:3000 home/rocketmq/rocketmq-$v /home/rocketmq/rocketmq-$v
+ENV ROCKETMQ_VERSION=$v ROCKETMQ_HOME=/home/rocketmq/rocketmq-$v HOME=/home/rocketmq
+WORKDIR /home/rocketmq/rocketmq-$v
+USER 3000:3000
+EXPOSE 9876 10909 10911 10912
+CMD ["/bin/bash"]
+EOF
+  $PODMAN build --quiet --no-cache -t "$STANDIN:$v" "$stage" >/dev/null
+  rm -rf "$stage"
 }
 
 # check VERSION: the stand-in's name server prints its boot line (60 s).
