@@ -11,7 +11,7 @@
 #   make image-console     localhost/rmqgo-console:1.0.0 and :2.1.0, the RocketMQ consoles for
 #                          styletang/rocketmq-console-ng and apacherocketmq/rocketmq-dashboard,
 #                          from the rocketmq-dashboard jars in CONSOLE_JARS (a folder; skipped
-#                          when unset) on Debian's Java 17 (compat/container/console-image.sh)
+#                          when unset) on Debian's Java 17 (distribution/image/console-image.sh)
 #   make image-size        make image, then stand-ins for the Java images replaced (Debian, a Debian JRE,
 #                          the 5.3.3 and 4.9.7 jars from Maven Central) and a table of sizes, ours/theirs
 #                          (distribution/image/java-standin.sh; docs/image-size.md)
@@ -114,7 +114,7 @@ image:
 # The first build debootstraps the Java base (localhost/rmqgo-base:java17,
 # kept: made only when missing).
 image-console:
-	CONSOLE_JARS="$(CONSOLE_JARS)" sh compat/container/console-image.sh
+	CONSOLE_JARS="$(CONSOLE_JARS)" sh distribution/image/console-image.sh
 
 # Not part of make test: it debootstraps a Debian root file system and
 # fetches the Java servers' jars (about 400 MB of images).

@@ -1,6 +1,6 @@
 # Sourced by seed-test.sh and compose-test.sh (POSIX sh, curl) after
 # lib.sh: the console's checks. The console images are made by
-# console-image.sh (make image-console) from jars this repository does not
+# distribution/image/console-image.sh (make image-console) from jars this repository does not
 # hold, so a test without them skips the console, saying so in one line.
 
 # console_image IMAGE: whether IMAGE is here; if not, one line saying the

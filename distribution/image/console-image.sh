@@ -3,7 +3,7 @@
 # rocketmq-dashboard jars, without a registry (POSIX sh; root, podman,
 # debootstrap for the Java base):
 #
-#   CONSOLE_JARS=DIR sh compat/container/console-image.sh [VERSION...]   # default: 1.0.0 2.1.0
+#   CONSOLE_JARS=DIR sh distribution/image/console-image.sh [VERSION...]   # default: 1.0.0 2.1.0
 #
 #   localhost/rmqgo-console:1.0.0   for styletang/rocketmq-console-ng (the seed's console;
 #                                   the 4.x line): listens on 8080

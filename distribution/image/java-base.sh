@@ -2,7 +2,7 @@
 # Makes the Java base the images of Java programs here are built FROM,
 # without a registry (POSIX sh; root, podman, debootstrap):
 #
-#   sh compat/container/java-base.sh     # prints JAVA_BASE=... for the scripts that use it
+#   sh distribution/image/java-base.sh     # prints JAVA_BASE=... for the scripts that use it
 #
 #   localhost/rmqgo-base:java17   a Debian root file system (debootstrap
 #                                 --variant=minbase of DEBIAN_SUITE, default
