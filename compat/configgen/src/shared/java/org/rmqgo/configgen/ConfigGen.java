@@ -2,36 +2,31 @@ package org.rmqgo.configgen;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.broker.filter.ConsumerFilterData;
 import org.apache.rocketmq.broker.filter.ConsumerFilterManager;
 import org.apache.rocketmq.broker.offset.ConsumerOffsetManager;
-import org.apache.rocketmq.broker.schedule.DelayOffsetSerializeWrapper;
 import org.apache.rocketmq.broker.subscription.SubscriptionGroupManager;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.TopicFilterType;
 import org.apache.rocketmq.filter.util.BloomFilterData;
-import org.apache.rocketmq.remoting.protocol.DataVersion;
 import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
-import org.apache.rocketmq.remoting.protocol.body.TopicConfigSerializeWrapper;
-import org.apache.rocketmq.remoting.protocol.subscription.CustomizedRetryPolicy;
-import org.apache.rocketmq.remoting.protocol.subscription.ExponentialRetryPolicy;
-import org.apache.rocketmq.remoting.protocol.subscription.GroupRetryPolicy;
-import org.apache.rocketmq.remoting.protocol.subscription.GroupRetryPolicyType;
-import org.apache.rocketmq.remoting.protocol.subscription.SimpleSubscriptionData;
-import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
+import ${rmq.pkg.common}.DataVersion;
+import ${rmq.pkg.common}.subscription.SubscriptionGroupConfig;
+import ${rmq.pkg.protocol}.body.TopicConfigSerializeWrapper;
+import ${rmq.pkg.schedule}.DelayOffsetSerializeWrapper;
 
 /**
  * Writes the broker's config/*.json documents with the real rocketmq-broker
- * 5.3.3 classes (fastjson 1.2.83): for each document the pretty form
+ * classes of this line (4.9.7 with fastjson 1.2.69_noneautotype, or 5.3.3
+ * with fastjson 1.2.83): for each document the pretty form
  * ConfigManager.persist writes (encode(true)) and the compact encode().
- * The same content as the 4.x generator plus the 5.x fields.
+ * Both lines write the same content, line 5 adds the 5.x fields. Shared by
+ * both lines: a template whose placeholders (the packages that moved between
+ * 4.9.7 and 5.3.3) the build fills per profile (pom.xml); what only 5.x has
+ * is set through class Line of src/line4 (which leaves it out) or src/line5.
  *
  * <p>Usage: ConfigGen &lt;out dir&gt;, normally through ../../gen.sh.
  */
@@ -53,13 +48,13 @@ public final class ConfigGen {
         ConsumerOffsetManager offsets = offsets();
         out.pair("consumerOffset", offsets.encode(true), offsets.encode(false));
         ConsumerOffsetManager noOffsets = new ConsumerOffsetManager();
-        noOffsets.setDataVersion(version(0, 0));
+        Line.setDataVersion(noOffsets, version(0, 0));
         empty.pair("consumerOffset", noOffsets.encode(true), noOffsets.encode(false));
 
         DelayOffsetSerializeWrapper delay = delay();
         out.pair("delayOffset", delay.toJson(true), delay.toJson(false));
         DelayOffsetSerializeWrapper noDelay = new DelayOffsetSerializeWrapper();
-        noDelay.setDataVersion(version(0, 0));
+        Line.setDataVersion(noDelay, version(0, 0));
         empty.pair("delayOffset", noDelay.toJson(true), noDelay.toJson(false));
 
         SubscriptionGroupManager groups = groups();
@@ -91,7 +86,7 @@ public final class ConfigGen {
     static void setVersion(DataVersion v, long counter, long state) {
         v.setTimestamp(TS);
         v.setCounter(new AtomicLong(counter));
-        v.setStateVersion(state);
+        Line.setStateVersion(v, state);
     }
 
     static TopicConfigSerializeWrapper topics() {
@@ -100,14 +95,14 @@ public final class ConfigGen {
         w.setTopicConfigTable(new ConcurrentHashMap<>(1024));
         w.setDataVersion(version(3, 2));
         TopicConfig test = new TopicConfig("TopicTest", 4, 4, 6);
-        test.getAttributes().put("message.type", "NORMAL");
+        Line.putAttribute(test, "message.type", "NORMAL");
         w.getTopicConfigTable().put("TopicTest", test);
         TopicConfig unit = new TopicConfig("UnitTopic", 8, 8, 6);
         unit.setTopicSysFlag(3);
         unit.setOrder(true);
         unit.setTopicFilterType(TopicFilterType.MULTI_TAG);
-        unit.getAttributes().put("message.type", "FIFO");
-        unit.getAttributes().put("queue.type", "SimpleCQ");
+        Line.putAttribute(unit, "message.type", "FIFO");
+        Line.putAttribute(unit, "queue.type", "SimpleCQ");
         w.getTopicConfigTable().put("UnitTopic", unit);
         w.getTopicConfigTable().put("%RETRY%group_g", new TopicConfig("%RETRY%group_g", 1, 1, 6));
         return w;
@@ -115,7 +110,7 @@ public final class ConfigGen {
 
     static ConsumerOffsetManager offsets() {
         ConsumerOffsetManager m = new ConsumerOffsetManager();
-        m.setDataVersion(version(5, 1));
+        Line.setDataVersion(m, version(5, 1));
         ConcurrentMap<Integer, Long> q = new ConcurrentHashMap<>(32);
         q.put(0, 12L);
         q.put(1, 7L);
@@ -131,7 +126,7 @@ public final class ConfigGen {
 
     static DelayOffsetSerializeWrapper delay() {
         DelayOffsetSerializeWrapper w = new DelayOffsetSerializeWrapper();
-        w.setDataVersion(version(7, 0));
+        Line.setDataVersion(w, version(7, 0));
         for (int level = 1; level <= 18; level++) {
             w.getOffsetTable().put(level, level == 3 ? 5L : 0L);
         }
@@ -146,9 +141,7 @@ public final class ConfigGen {
         a.setGroupName("group_a");
         m.getSubscriptionGroupTable().put("group_a", a);
         m.getSubscriptionGroupTable().put("group_b", groupB());
-        ConcurrentMap<String, Integer> forbidden = new ConcurrentHashMap<>();
-        forbidden.put("TopicTest", 1);
-        m.getForbiddenTable().put("group_b", forbidden);
+        Line.forbid(m, "group_b", "TopicTest", 1);
         return m;
     }
 
@@ -163,20 +156,7 @@ public final class ConfigGen {
         b.setBrokerId(1);
         b.setWhichBrokerWhenConsumeSlowly(2);
         b.setNotifyConsumerIdsChangedEnable(false);
-        b.setConsumeMessageOrderly(true);
-        b.setGroupSysFlag(1);
-        b.setConsumeTimeoutMinute(30);
-        GroupRetryPolicy p = new GroupRetryPolicy();
-        p.setType(GroupRetryPolicyType.EXPONENTIAL);
-        p.setExponentialRetryPolicy(new ExponentialRetryPolicy(1000, 60000, 3));
-        p.setCustomizedRetryPolicy(new CustomizedRetryPolicy(new long[] {1000, 2000}));
-        b.setGroupRetryPolicy(p);
-        Set<SimpleSubscriptionData> subs = new HashSet<>();
-        subs.add(new SimpleSubscriptionData("TopicTest", "TAG", "a || b", TS));
-        b.setSubscriptionDataSet(subs);
-        Map<String, String> attrs = new HashMap<>();
-        attrs.put("key", "value");
-        b.setAttributes(attrs);
+        Line.setGroupFields5x(b);
         return b;
     }
 
