@@ -6,6 +6,10 @@
 # console_image IMAGE: whether IMAGE is here; if not, one line saying the
 # console is skipped and why.
 console_image() {
+  if ! command -v curl >/dev/null 2>&1; then
+    echo "$TEST: the console: skipped, no curl here (apt-get install curl)"
+    return 1
+  fi
   podman image exists "$1" && return 0
   echo "$TEST: the console: skipped, no $1 here (make image-console, with CONSOLE_JARS naming the folder of the rocketmq-dashboard jars)"
   return 1

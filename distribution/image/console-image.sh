@@ -40,6 +40,10 @@ for v in "$@"; do
 done
 [ $# -gt 0 ] || exit 0
 
+if ! $PODMAN image exists localhost/rmqgo-base:java17 && ! command -v debootstrap >/dev/null 2>&1 && [ "$(id -u)" != 0 ]; then
+  echo "console-image: skipped: the Java base needs debootstrap, and root to install it (apt-get install debootstrap)"
+  exit 0
+fi
 eval "$(sh "$HERE/java-base.sh")"
 # The build context: a folder holding the one jar (a copy: CONSOLE_JARS may
 # hold links, which a build does not follow out of its context).
