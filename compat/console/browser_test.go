@@ -126,14 +126,26 @@ func (b *browser) open(path string) {
 // waitLimit it fails the test, naming what it waited for.
 func (b *browser) waitFor(what, predicate string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, waitLimit)
+	if err := b.holds(predicate, waitLimit); err != nil {
+		b.failWaiting(what, err)
+	}
+}
+
+// failWaiting fails the test with what it waited for and what the page
+// shows, and a screenshot.
+func (b *browser) failWaiting(what string, err error) {
+	b.t.Helper()
+	b.shot("failed-" + slug(what))
+	b.t.Fatalf("waiting for %s: %v\npage shows:\n%s", what, err, b.eval(`document.body.innerText`))
+}
+
+// holds polls a script until it returns true (nil) or limit passed.
+func (b *browser) holds(predicate string, limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(b.ctx, limit)
 	defer cancel()
 	_, err := chromedp.Run(ctx, chromedp.Poll[bool](withHelpers(predicate),
-		chromedp.WithPollingInterval(200*time.Millisecond), chromedp.WithPollingTimeout(waitLimit)))
-	if err != nil {
-		b.shot("failed-" + slug(what))
-		b.t.Fatalf("waiting for %s: %v\npage shows:\n%s", what, err, b.eval(`document.body.innerText`))
-	}
+		chromedp.WithPollingInterval(200*time.Millisecond), chromedp.WithPollingTimeout(limit)))
+	return err
 }
 
 // waitText waits until the element the selector names (CSS, "body" for the
@@ -278,51 +290,29 @@ func (b *browser) waitGone(css string) {
 	b.waitFor(css+" to close", fmt.Sprintf(`!cx.lastVisible(%s)`, jsString(css)))
 }
 
-// reopenUntil opens a dialog (a script expression naming the button that
-// opens it) until it shows what the predicate wants, closing it between
-// tries; as refreshUntil, for a dialog that shows the state as of its
-// opening.
-func (b *browser) reopenUntil(what, openJS, predicate string) {
+// untilShown does step (a click that loads or reloads what the page
+// shows) and waits a few seconds for the predicate, again and again,
+// until it holds or waitLimit passed: for pages and dialogs that show a
+// server's state as of their loading while that state is still settling
+// (offsets a consumer commits every few seconds).
+func (b *browser) untilShown(what, predicate string, step func()) {
 	b.t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for {
-		b.click("open for "+what, openJS)
-		ctx, cancel := context.WithTimeout(b.ctx, 3*time.Second)
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](withHelpers(predicate),
-			chromedp.WithPollingInterval(200*time.Millisecond), chromedp.WithPollingTimeout(3*time.Second)))
-		cancel()
+		step()
+		err := b.holds(predicate, 3*time.Second)
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			b.shot("failed-" + slug(what))
-			b.t.Fatalf("waiting for %s: %v\npage shows:\n%s", what, err, b.eval(`document.body.innerText`))
+			b.failWaiting(what, err)
 		}
-		b.eval(`(document.querySelectorAll(".ngdialog-close, .ngdialog-content button[ng-click^='closeThisDialog']").forEach(e => e.click()), "")`)
-		b.waitFor("the dialog to close", `document.querySelectorAll(".ngdialog").length === 0`)
 	}
 }
 
 // refreshUntil clicks refresh (a script expression naming the element)
-// and waits up to a few seconds for the predicate, again and again, until
-// it holds or waitLimit passed: pages that show a server's state as of
-// their last load, while the state is still settling (offsets a consumer
-// commits every few seconds).
+// until the page shows what the predicate wants (untilShown).
 func (b *browser) refreshUntil(what, refreshJS, predicate string) {
 	b.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		b.click("refresh for "+what, refreshJS)
-		ctx, cancel := context.WithTimeout(b.ctx, 3*time.Second)
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](withHelpers(predicate),
-			chromedp.WithPollingInterval(200*time.Millisecond), chromedp.WithPollingTimeout(3*time.Second)))
-		cancel()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.shot("failed-" + slug(what))
-			b.t.Fatalf("waiting for %s: %v\npage shows:\n%s", what, err, b.eval(`document.body.innerText`))
-		}
-	}
+	b.untilShown(what, predicate, func() { b.click("refresh for "+what, refreshJS) })
 }

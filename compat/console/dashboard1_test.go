@@ -152,8 +152,11 @@ func consumers1(b *browser) {
 	// The group's retry queue shows once its client committed an offset
 	// there: after the broker answers its first long-polling pull of the
 	// empty queue (the client's suspend timeout, 20 s for the Go client).
-	b.reopenUntil("the retry queue in the consume detail", `cx.rowAction("console_cg", "detail(")`,
-		`cx.hasAll(".ngdialog-content", ["%RETRY%console_cg", "console_topic"])`)
+	b.untilShown("the retry queue in the consume detail",
+		`cx.hasAll(".ngdialog-content", ["%RETRY%console_cg", "console_topic"])`, func() {
+			closeDialog1(b)
+			b.rowAct(consumeGroup, "detail(")
+		})
 	// (the client of each queue comes from the Go client's running info,
 	// which it fails to encode now and then: "json: unsupported value: NaN")
 	b.capture("consumer-detail", dialog1, clientless)

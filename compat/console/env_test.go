@@ -17,7 +17,6 @@ type settings struct {
 	brokerName string // BROKER_NAME
 	cluster    string // CLUSTER_NAME
 	out        string // CONSOLE_OUT: pages/ and shots/ of this run
-	servers    string // SERVERS_LABEL: java or go, for the log
 }
 
 // settingsOf reads the settings, skipping the test when run.sh did not
@@ -31,7 +30,6 @@ func settingsOf(t *testing.T) settings {
 		brokerName: os.Getenv("BROKER_NAME"),
 		cluster:    os.Getenv("CLUSTER_NAME"),
 		out:        os.Getenv("CONSOLE_OUT"),
-		servers:    os.Getenv("SERVERS_LABEL"),
 	}
 	if s.consoleURL == "" || s.namesrv == "" || s.out == "" {
 		t.Skip("CONSOLE_URL, NAMESRV_ADDR and CONSOLE_OUT are set by compat/console/run.sh")

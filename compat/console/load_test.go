@@ -39,7 +39,6 @@ type workload struct {
 
 type sentMessage struct {
 	key, msgID string
-	queue      int
 }
 
 // startWorkload starts the producer and makes the consumers (they start
@@ -133,7 +132,7 @@ func (w *workload) send(t *testing.T, topic string, i int) {
 	if err != nil || res.Status != primitive.SendOK {
 		t.Fatalf("send %s: %v %v", key, res, err)
 	}
-	w.sent = append(w.sent, sentMessage{key: key, msgID: res.OffsetMsgID, queue: res.MessageQueue.QueueId})
+	w.sent = append(w.sent, sentMessage{key: key, msgID: res.OffsetMsgID})
 }
 
 // await counts distinct keys from ch until want arrived, or fails after

@@ -6,7 +6,9 @@
 # compared between the two (masked for run-to-run values):
 #
 #   CONSOLE_JARS=DIR sh compat/console/run.sh 4   # rocketmq-dashboard 1.0.0, Java 4.9.7 servers, ours as 4.x
-#   CONSOLE_JARS=DIR sh compat/console/run.sh 5   # rocketmq-dashboard 2.1.0, Java 5.3.3 servers, ours as 5.x
+#
+# (Line 5, rocketmq-dashboard 2.1.0 on the 5.3.3 servers, takes the same
+# run once a test drives 2.1.0's React pages; none does yet.)
 #
 # CONSOLE_JARS names the folder holding rocketmq-dashboard-1.0.0.jar and
 # -2.1.0.jar (not on any package registry, so not in this repository);
@@ -28,8 +30,8 @@ COMPAT_DIR=$(cd "$HERE/.." && pwd)
 LINE=${1:-}
 case $LINE in
   4) VERSION=1.0.0 ;;
-  5) VERSION=2.1.0 ;;
-  *) echo "usage: CONSOLE_JARS=DIR sh compat/console/run.sh 4|5" >&2; exit 2 ;;
+  5) echo "console-5: no test drives rocketmq-dashboard 2.1.0's pages yet" >&2; exit 2 ;;
+  *) echo "usage: CONSOLE_JARS=DIR sh compat/console/run.sh 4" >&2; exit 2 ;;
 esac
 SIDES=${SIDES:-java go}
 OUT=$COMPAT_DIR/target/console-$LINE
@@ -88,7 +90,7 @@ for side in $SIDES; do
   . "$OUT/$side/run/env.sh"
   start_console "$side"
   # (the test waits for the console's first page itself, bounded)
-  (cd "$HERE" && CONSOLE_URL=$CONSOLE_URL CONSOLE_VERSION=$VERSION CONSOLE_OUT=$OUT/$side SERVERS_LABEL=$side \
+  (cd "$HERE" && CONSOLE_URL=$CONSOLE_URL CONSOLE_VERSION=$VERSION CONSOLE_OUT=$OUT/$side \
     go test -count=1 -timeout 15m -run "TestDashboard" -v . >"$OUT/$side/test.log" 2>&1)
   rc=$?
   grep -E '^(=== RUN|--- |    [a-z_0-9]+_test.go:[0-9]+: page )' "$OUT/$side/test.log" | sed "s/^/console-$LINE $side: /"
