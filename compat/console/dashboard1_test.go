@@ -84,22 +84,10 @@ func topics1(b *browser) {
 	b.waitText(view1, "%DLQ%console_dlq")
 	b.capture("topic-list-dlq", view1, plain)
 
-	b.rowAct(topic1, "statsView(")
-	b.waitText(dialog1, fmt.Sprint(loadCount/loadQueues))
-	b.capture("topic-status", dialog1, plain)
-	closeDialog1(b)
-	b.rowAct(topic1, "routerView(")
-	b.waitText(dialog1, "broker-a")
-	b.capture("topic-route", dialog1, plain)
-	closeDialog1(b)
-	b.rowAct(topic1, "consumerView(")
-	b.waitText(dialog1, consumeGroup, dlqGroup)
-	b.capture("topic-consumers", dialog1, clientless) // (see consumer-detail)
-	closeDialog1(b)
-	b.rowAct(topic1, "openUpdateDialog(")
-	b.waitText(dialog1, "COMMIT")
-	b.capture("topic-config", dialog1, plain)
-	closeDialog1(b)
+	dialogPage1(b, topic1, "statsView(", "topic-status", plain, fmt.Sprint(loadCount/loadQueues))
+	dialogPage1(b, topic1, "routerView(", "topic-route", plain, "broker-a")
+	dialogPage1(b, topic1, "consumerView(", "topic-consumers", clientless, consumeGroup, dlqGroup) // (see consumer-detail)
+	dialogPage1(b, topic1, "openUpdateDialog(", "topic-config", plain, "COMMIT")
 
 }
 
@@ -114,6 +102,17 @@ func send1(b *browser) {
 	b.act(dialog1, "send(")
 	b.waitText(dialog1, "SEND_OK")
 	b.capture("topic-send", dialog1, numeric)
+	closeDialog1(b)
+}
+
+// dialogPage1 opens the dialog of a table row's action (row is the row's
+// first cell), waits until it shows the texts, captures it as page name
+// and closes it.
+func dialogPage1(b *browser, row, action, name string, m masker, texts ...string) {
+	b.t.Helper()
+	b.rowAct(row, action)
+	b.waitText(dialog1, texts...)
+	b.capture(name, dialog1, m)
 	closeDialog1(b)
 }
 
@@ -145,10 +144,7 @@ func consumers1(b *browser) {
 	b.waitFor("the list filtered", `!document.querySelector("section[ng-view]").innerText.includes("TOOLS_CONSUMER")`)
 	b.capture("consumer-list", view1, numeric)
 
-	b.rowAct(consumeGroup, "client(")
-	b.waitText(dialog1, "GO")
-	b.capture("consumer-client", dialog1, plain)
-	closeDialog1(b)
+	dialogPage1(b, consumeGroup, "client(", "consumer-client", plain, "GO")
 	// The group's retry queue shows once its client committed an offset
 	// there: after the broker answers its first long-polling pull of the
 	// empty queue (the client's suspend timeout, 20 s for the Go client).
@@ -161,10 +157,7 @@ func consumers1(b *browser) {
 	// which it fails to encode now and then: "json: unsupported value: NaN")
 	b.capture("consumer-detail", dialog1, clientless)
 	closeDialog1(b)
-	b.rowAct(consumeGroup, "updateConfigDialog(")
-	b.waitText(dialog1, "COMMIT")
-	b.capture("consumer-config", dialog1, plain)
-	closeDialog1(b)
+	dialogPage1(b, consumeGroup, "updateConfigDialog(", "consumer-config", plain, "COMMIT")
 }
 
 // producer1: the producer group's connections on the topic.
