@@ -89,22 +89,17 @@ CATCHUP_TIMEOUT=${CATCHUP_TIMEOUT:-20m}
 LINE=${LINE:-4}
 IMPLS=${IMPLS:-java go}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$HERE/target/backlog-run}
-OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
-RESULTS=$OUT_DIR/results.jsonl
+bench_dirs backlog-run results.jsonl
 BROKER_CONF_EXTRA=${BROKER_CONF_EXTRA:-diskMaxUsedSpaceRatio=95}
 SERVER_JAVA_OPT_EXT=${SERVER_JAVA_OPT_EXT:--Drocketmq.broker.diskSpaceWarningLevelRatio=0.99 -Drocketmq.broker.diskSpaceCleanForciblyRatio=0.99}
 MIN_FREE_MB=${MIN_FREE_MB:-1024}
 export BROKER_CONF_EXTRA SERVER_JAVA_OPT_EXT
-COMPAT_BROKER_B=0
-export RUN_DIR OUT_DIR COMPAT_BROKER_B
 BG_PIDS=""
-SERVERS_UP=0
 
 
 cleanup() {
   for pid in $BG_PIDS; do kill -TERM "$pid" 2>/dev/null; done
-  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
+  if [ "$SERVERS_UP" = 1 ]; then servers stop; fi
 }
 bench_traps
 
@@ -126,8 +121,7 @@ start_servers() {
 }
 
 stop_servers() {
-  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
-  SERVERS_UP=0
+  servers_stop
   rm -rf "$RUN_DIR"
 }
 
@@ -156,9 +150,9 @@ fill_backlog() {
 # make_cold IMPL MB: restart broker-a with its store out of the page cache.
 make_cold() {
   log "[$1] stopping the broker, dropping its store from the page cache, starting it again"
-  sh "$ROOT/compat/ref-servers.sh" stop-broker a >>"$OUT_DIR/servers.log" 2>&1 || return 1
+  servers stop-broker a >>"$OUT_DIR/servers.log" || return 1
   "$RMQBENCH_BIN" dropcache -dir "$STORE" | label broker="$1" backlogMB="$2" at=stopped >>"$RESULTS"
-  sh "$ROOT/compat/ref-servers.sh" start-broker a >>"$OUT_DIR/servers.log" 2>&1 || return 1
+  servers start-broker a >>"$OUT_DIR/servers.log" || return 1
   BROKER_PID=$(cat "$RUN_DIR/broker-a/pid")
   "$RMQBENCH_BIN" dropcache -dir "$STORE" | label broker="$1" backlogMB="$2" at=boot >>"$RESULTS"
   "$RMQBENCH_BIN" dropcache -dir "$STORE/commitlog" -report >"$OUT_DIR/$1-$2-cold.out"
@@ -238,8 +232,7 @@ point() {
   for pid in $BG_PIDS; do kill -TERM "$pid" 2>/dev/null; done
   BG_PIDS=""
   skip "$1" "$2" "failed (see $OUT_DIR)"
-  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
-  SERVERS_UP=0
+  servers_stop
 }
 
 prepare

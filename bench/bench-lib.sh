@@ -1,7 +1,10 @@
 # Functions shared by the benchmark scripts (bench/broker-bench.sh,
-# ha-bench.sh, backlog-bench.sh, scale-bench.sh; POSIX sh, sourced, not
-# run). Before sourcing, a script sets BENCH_NAME (its log prefix); it
-# defines cleanup and calls bench_traps.
+# floor-bench.sh, ha-bench.sh, backlog-bench.sh, scale-bench.sh; POSIX sh,
+# sourced, not run): log, die, bench_traps, bench_dirs, bench_outputs,
+# servers, servers_stop, label. Before sourcing, a script sets HERE (its
+# folder, bench/), ROOT (the repository) and BENCH_NAME (its log prefix);
+# it defines cleanup and calls bench_traps.
+# shellcheck disable=SC2034 # RESULTS, SERVERS_UP: set here for the script
 
 # log MESSAGE...: a progress line on stderr; die: one, then exit 1.
 log() { echo "$BENCH_NAME: $*" >&2; }
@@ -15,6 +18,19 @@ bench_traps() {
   trap 'exit 143' TERM
 }
 
+# bench_dirs RUN RESULTS_FILE: RUN_DIR (the servers' directory, default
+# bench/target/RUN) and OUT_DIR (the outputs, default $RUN_DIR.out) unless
+# set; RESULTS=OUT_DIR/RESULTS_FILE; RUN_DIR, OUT_DIR and COMPAT_BROKER_B=0
+# (no broker-b) exported for compat/ref-servers.sh; SERVERS_UP=0.
+bench_dirs() {
+  RUN_DIR=${RUN_DIR:-$HERE/target/$1}
+  OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
+  RESULTS=$OUT_DIR/$2
+  COMPAT_BROKER_B=0
+  export RUN_DIR OUT_DIR COMPAT_BROKER_B
+  SERVERS_UP=0
+}
+
 # bench_outputs: OUT_DIR made, RESULTS and OUT_DIR/servers.log emptied,
 # and RMQBENCH_BIN built into OUT_DIR when it is not set.
 bench_outputs() {
@@ -26,6 +42,17 @@ bench_outputs() {
     log "building rmqbench into $OUT_DIR"
     "$GO" build -o "$RMQBENCH_BIN" "$ROOT/cmd/rmqbench" || die "go build rmqbench failed"
   fi
+}
+
+# servers ARGS...: compat/ref-servers.sh ARGS (start, stop, stop-broker
+# ...) on RUN_DIR, its stderr appended to OUT_DIR/servers.log.
+servers() { sh "$ROOT/compat/ref-servers.sh" "$@" 2>>"$OUT_DIR/servers.log"; }
+
+# servers_stop: servers stop, then SERVERS_UP=0 (a script sets it to 1 as
+# it starts them, and its cleanup stops them while it is).
+servers_stop() {
+  servers stop
+  SERVERS_UP=0
 }
 
 # label KEY=VALUE...: prints the JSON lines of stdin with these string

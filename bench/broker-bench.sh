@@ -86,21 +86,16 @@ BROKER_CPUS=${BROKER_CPUS:-}
 TOOL_CPUS=${TOOL_CPUS:-}
 PIN=""
 [ -z "$TOOL_CPUS" ] || PIN="taskset -c $TOOL_CPUS"
-RUN_DIR=${RUN_DIR:-$HERE/target/bench-run}
-OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
-RESULTS=$OUT_DIR/results.jsonl
+bench_dirs bench-run results.jsonl
 BENCH=$OUT_DIR/rmqbench
-COMPAT_BROKER_B=0
-export RUN_DIR OUT_DIR COMPAT_BROKER_B
 CONSUMER_PID=""
 WATCH_PID=""
-SERVERS_UP=0
 
 
 cleanup() {
   if [ -n "$CONSUMER_PID" ]; then kill -TERM "$CONSUMER_PID" 2>/dev/null; fi
   if [ -n "$WATCH_PID" ]; then kill -TERM "$WATCH_PID" 2>/dev/null; fi
-  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
+  if [ "$SERVERS_UP" = 1 ]; then servers stop; fi
 }
 bench_traps
 
@@ -163,8 +158,7 @@ pin_servers() {
 
 stop_servers() {
   log "stopping the servers"
-  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
-  SERVERS_UP=0
+  servers_stop
 }
 
 # create_topic TOPIC: QUEUES read and write queues on every master.

@@ -49,17 +49,12 @@ THREADS=${THREADS:-64}
 HEADERS=${HEADERS:-binary json}
 IMPLS=${IMPLS:-java go null}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$HERE/target/floor-run}
-OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
-RESULTS=$OUT_DIR/results.txt
-COMPAT_BROKER_B=0
-export RUN_DIR COMPAT_BROKER_B
-SERVERS_UP=0
+bench_dirs floor-run results.txt
 NULL_PID=""
 
 cleanup() {
   if [ -n "$NULL_PID" ]; then kill -TERM "$NULL_PID" 2>/dev/null; fi
-  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop >>"$OUT_DIR/servers.log" 2>&1; fi
+  if [ "$SERVERS_UP" = 1 ]; then servers stop >>"$OUT_DIR/servers.log"; fi
 }
 bench_traps
 bench_outputs
@@ -95,8 +90,7 @@ stop() {
     wait "$NULL_PID" 2>/dev/null
     NULL_PID=""
   else
-    sh "$ROOT/compat/ref-servers.sh" stop >>"$OUT_DIR/servers.log" 2>&1
-    SERVERS_UP=0
+    servers_stop >>"$OUT_DIR/servers.log"
   fi
 }
 

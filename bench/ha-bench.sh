@@ -43,14 +43,8 @@ BODY=${BODY:-1024}
 PAIRS=${PAIRS:-java go}
 LINE=${LINE:-4}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$HERE/target/ha-bench-run}
-OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
-RESULTS=$OUT_DIR/results.jsonl
+bench_dirs ha-bench-run results.jsonl
 TOPIC=HaBench
-SERVERS_UP=0
-export RUN_DIR
-
-servers() { sh "$ROOT/compat/ref-servers.sh" "$@" 2>>"$OUT_DIR/servers.log"; }
 
 cleanup() {
   if [ "$SERVERS_UP" = 1 ]; then servers stop; fi
@@ -126,8 +120,7 @@ bench() {
   to_sync_master || return 1
   warmup "$impl" sync || return 1
   measure "$impl" sync-slave || return 1
-  servers stop
-  SERVERS_UP=0
+  servers_stop
 }
 
 prepare
@@ -140,7 +133,7 @@ for impl in $PAIRS; do
   if ! bench "$impl"; then
     log "[$impl] failed (see $OUT_DIR/ and $RUN_DIR/)"
     printf '{"kind":"skip","pair":"%s","reason":"the run failed; see %s"}\n' "$impl" "$OUT_DIR" >>"$RESULTS"
-    if [ "$SERVERS_UP" = 1 ]; then servers stop; SERVERS_UP=0; fi
+    if [ "$SERVERS_UP" = 1 ]; then servers_stop; fi
   fi
 done
 

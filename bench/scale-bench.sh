@@ -68,6 +68,9 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
+BENCH_NAME=scale-bench
+# shellcheck source=bench/bench-lib.sh
+. "$HERE/bench-lib.sh"
 IMPLS=${IMPLS:-java go}
 CURVES=${CURVES:-topics clients}
 TOPIC_POINTS=${TOPIC_POINTS:-10 100 1000 10000}
@@ -80,19 +83,10 @@ REGISTER_COUNT=${REGISTER_COUNT:-20}
 ROUTE_CONNS=${ROUTE_CONNS:-4}
 LINE=${LINE:-4}
 GO=${GO:-go}
-RUN_DIR=${RUN_DIR:-$HERE/target/scale-run}
-OUT_DIR=${OUT_DIR:-$RUN_DIR.out}
-RESULTS=$OUT_DIR/results.txt
-COMPAT_BROKER_B=0
-export RUN_DIR COMPAT_BROKER_B
-SERVERS_UP=0
-
-BENCH_NAME=scale-bench
-# shellcheck source=bench/bench-lib.sh
-. "$HERE/bench-lib.sh"
+bench_dirs scale-run results.txt
 
 cleanup() {
-  if [ "$SERVERS_UP" = 1 ]; then sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"; fi
+  if [ "$SERVERS_UP" = 1 ]; then servers stop; fi
 }
 bench_traps
 
@@ -159,11 +153,6 @@ storePathCommitLog=$2/commitlog"
   [ -n "$START_SEC" ] || START_SEC=$("$RMQBENCH_BIN" proc -pid "$BROKER_PID" | json ageSec)
 }
 
-stop_servers() {
-  sh "$ROOT/compat/ref-servers.sh" stop 2>>"$OUT_DIR/servers.log"
-  SERVERS_UP=0
-}
-
 anon() { "$RMQBENCH_BIN" proc -pid "$1" | json anonMB; }
 
 # wait_route TOPIC: until the name server has TOPIC's route (the broker's
@@ -198,7 +187,7 @@ topics_point() {
   rp99=$(sed -n 's/^latency:.* p99 \([0-9.]*\)ms .*/\1/p' "$out.route")
   echo "curve=topics impl=$impl n=$n startSec=$START_SEC tableBytes=$(kv brokerTableBytes "$out.register") bodyBytes=$(kv bodyBytes "$out.register") regP50Ms=$(kv p50Ms "$out.register") regP99Ms=$(kv p99Ms "$out.register") routeQps=$qps routeP99Ms=$rp99 brokerAnonMB=$banon namesrvAnonMB=$nanon load=$(cut -d' ' -f1 /proc/loadavg)" |
     tee -a "$RESULTS" >&2
-  stop_servers
+  servers_stop
   rm -rf "$store"
 }
 
@@ -212,7 +201,7 @@ clients_point() {
     -warmup "${WARMUP_SECS}s" -d "${PHASE_SECS}s" >"$out" 2>&1 || log "[$impl] $c clients: failures (see $out)"
   line=$(grep '^clients: conns=' "$out" | sed 's/^clients: //')
   echo "curve=clients impl=$impl $line period=$HB_PERIOD load=$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$RESULTS" >&2
-  stop_servers
+  servers_stop
 }
 
 # table CURVE: the markdown table of CURVE from RESULTS, a Go ÷ Java row
@@ -266,8 +255,8 @@ log "started $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /p
 for curve in $CURVES; do
   for impl in $IMPLS; do
     case $curve in
-      topics) for n in $TOPIC_POINTS; do topics_point "$impl" "$n" || stop_servers; done ;;
-      clients) for c in $CLIENT_POINTS; do clients_point "$impl" "$c" || stop_servers; done ;;
+      topics) for n in $TOPIC_POINTS; do topics_point "$impl" "$n" || servers_stop; done ;;
+      clients) for c in $CLIENT_POINTS; do clients_point "$impl" "$c" || servers_stop; done ;;
       *) die "unknown curve $curve (topics, clients)" ;;
     esac
   done

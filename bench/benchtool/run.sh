@@ -16,38 +16,10 @@
 set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
 JAVA_HEAP=${JAVA_HEAP:--Xms256m -Xmx512m}
-JAVA_OPTS=${JAVA_OPTS:-}
 BENCH_HOME=${BENCH_HOME:-$DIR/target/home}
-
-usage() {
-  sed -n '5,7p' "$0" | sed 's/^# *//' >&2
-  exit 2
-}
-[ $# -ge 2 ] || usage
-LINE=$1 CLASS=$2
-shift 2
-case $LINE in
-  4) PROFILE="" ;;
-  5) PROFILE="-Prmq5" ;;
-  *) usage ;;
-esac
-case $CLASS in
-  Producer|Consumer|build) ;;
-  *) usage ;;
-esac
-
-OUT=$DIR/target/line$LINE
 JT_SHARED_SRC="$DIR/../../compat/testsupport/src"
+# shellcheck source=compat/java-tool-lib.sh
 . "$DIR/../../compat/java-tool-lib.sh"
-# shellcheck disable=SC2086
-java_tool_classpath benchtool "$DIR" "$OUT" $PROFILE
-
-[ "$CLASS" = build ] && exit 0
-
-mkdir -p "$BENCH_HOME/logs"
-# shellcheck disable=SC2086
-exec java $JAVA_HEAP $JAVA_OPTS \
-  -Duser.home="$BENCH_HOME" \
-  -Drocketmq.client.logRoot="$BENCH_HOME/logs" \
-  -Drocketmq.client.logLevel=WARN \
-  -cp "$OUT/classes:$(cat "$CP")" "org.rmqgo.benchtool.$CLASS" "$@"
+java_tool_prepare benchtool "$DIR" "Producer Consumer" "$@"
+shift 2
+java_tool_exec_client benchtool "$BENCH_HOME" "$@"

@@ -19,30 +19,11 @@
 set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
 JAVA_OPTS=${JAVA_OPTS:-}
-
-usage() {
-  sed -n '5,7p' "$0" | sed 's/^# *//' >&2
-  exit 2
-}
-[ $# -ge 1 ] || usage
-LINE=$1
-CLASS=${2:-Oracle}
-case $LINE in
-  4) PROFILE="" ;;
-  5) PROFILE="-Prmq5" ;;
-  *) usage ;;
-esac
-case $CLASS in
-  Oracle|SeedGen|build) ;;
-  *) usage ;;
-esac
-
-OUT=$DIR/target/line$LINE
+# shellcheck source=compat/java-tool-lib.sh
 . "$DIR/../java-tool-lib.sh"
-# shellcheck disable=SC2086
-java_tool_classpath fastjson "$DIR" "$OUT" $PROFILE
-
-[ "$CLASS" = build ] && exit 0
+# The class defaults to Oracle; arguments after it are not used.
+[ $# -lt 1 ] || set -- "$1" "${2:-Oracle}"
+java_tool_prepare fastjson "$DIR" "Oracle SeedGen" "$@"
 
 mkdir -p "$DIR/target/home/logs"
 # -Xss1m: fastjson recurses per nesting level; a fixed stack makes the depth

@@ -13,38 +13,10 @@
 set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
 JAVA_HEAP=${JAVA_HEAP:--Xms128m -Xmx512m}
-JAVA_OPTS=${JAVA_OPTS:-}
 HATOOL_HOME=${HATOOL_HOME:-$DIR/target/home}
-
-usage() {
-  sed -n '4,5p' "$0" | sed 's/^# *//' >&2
-  exit 2
-}
-[ $# -ge 2 ] || usage
-LINE=$1 CLASS=$2
-shift 2
-case $LINE in
-  4) PROFILE="" ;;
-  5) PROFILE="-Prmq5" ;;
-  *) usage ;;
-esac
-case $CLASS in
-  HaKill|build) ;;
-  *) usage ;;
-esac
-
-OUT=$DIR/target/line$LINE
 JT_SHARED_SRC="$DIR/../testsupport/src"
+# shellcheck source=compat/java-tool-lib.sh
 . "$DIR/../java-tool-lib.sh"
-# shellcheck disable=SC2086
-java_tool_classpath hatool "$DIR" "$OUT" $PROFILE
-
-[ "$CLASS" = build ] && exit 0
-
-mkdir -p "$HATOOL_HOME/logs"
-# shellcheck disable=SC2086
-exec java $JAVA_HEAP $JAVA_OPTS \
-  -Duser.home="$HATOOL_HOME" \
-  -Drocketmq.client.logRoot="$HATOOL_HOME/logs" \
-  -Drocketmq.client.logLevel=WARN \
-  -cp "$OUT/classes:$(cat "$CP")" "org.rmqgo.hatool.$CLASS" "$@"
+java_tool_prepare hatool "$DIR" "HaKill" "$@"
+shift 2
+java_tool_exec_client hatool "$HATOOL_HOME" "$@"

@@ -21,9 +21,10 @@
 
 set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 1 ] || { sed -n '5,7p' "$0" | sed 's/^# *//' >&2; exit 2; }
-OUT=$DIR/target
+# shellcheck source=compat/java-tool-lib.sh
 . "$DIR/../java-tool-lib.sh"
+[ $# -ge 1 ] || java_tool_usage
+OUT=$DIR/target
 java_tool_classpath rocksdbtool "$DIR" "$OUT"
 [ "$1" = build ] && exit 0
 mkdir -p "$OUT/home"

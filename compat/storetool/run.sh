@@ -29,30 +29,14 @@ set -eu
 DIR=$(cd "$(dirname "$0")" && pwd)
 JAVA_HEAP=${JAVA_HEAP:--Xms256m -Xmx1g}
 JAVA_OPTS=${JAVA_OPTS:-}
-
-usage() {
-  sed -n '5,9p' "$0" | sed 's/^# *//' >&2
-  exit 2
-}
-[ $# -ge 2 ] || usage
-LINE=$1 CLASS=$2
+# shellcheck source=compat/java-tool-lib.sh
+. "$DIR/../java-tool-lib.sh"
+java_tool_prepare storetool "$DIR" "StoreGen StoreDump StoreBench StoreCheck" "$@"
 shift 2
 case $LINE in
-  4) PROFILE=""; FLAGS="--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED" ;;
-  5) PROFILE="-Prmq5"; FLAGS="" ;;
-  *) usage ;;
+  4) FLAGS="--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED" ;;
+  *) FLAGS="" ;;
 esac
-case $CLASS in
-  StoreGen|StoreDump|StoreBench|StoreCheck|build) ;;
-  *) usage ;;
-esac
-
-OUT=$DIR/target/line$LINE
-. "$DIR/../java-tool-lib.sh"
-# shellcheck disable=SC2086
-java_tool_classpath storetool "$DIR" "$OUT" $PROFILE
-
-[ "$CLASS" = build ] && exit 0
 
 mkdir -p "$DIR/target/home/logs"
 # shellcheck disable=SC2086
