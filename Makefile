@@ -44,9 +44,9 @@
 #                          the Java pair and ours in one run, a table with ratios
 #   make compat-metrics    the Prometheus exporters of the Java 5.3.3 broker and ours scraped after
 #                          the same workload: names, label sets and counters compared
-#   make compat-console    the web console (rocketmq-dashboard 1.0.0, CONSOLE_JARS) in headless
-#                          Chromium against the Java 4.9.7 servers, then ours, pages compared
-#                          (compat/console/run.sh; skipped without the jars or Chromium)
+#   make compat-console    the web consoles (rocketmq-dashboard 1.0.0 and 2.1.0, CONSOLE_JARS) in
+#                          headless Chromium against the Java 4.9.7 and 5.3.3 servers, then ours,
+#                          pages compared (compat/console/run.sh; skipped without the jars or Chromium)
 #   make compat-fastjson   the fastjson differential: every body kind through ours and the real
 #                          fastjson of 4.9.7 and 5.3.3 (seeds and FASTJSON_MUTATIONS mutations each)
 #   make fixtures          regenerate every fixture the Java side writes (compat/fixtures.sh)
@@ -85,7 +85,7 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 # (make build puts them in bin/): passed to every target that starts them.
 SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test needs unit lint compat-console dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test needs unit lint compat-console compat-console-4 compat-console-5 dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
@@ -193,18 +193,25 @@ compat: build compat-store compat-fastjson
 compat-metrics:
 	sh compat/metrics-compare.sh
 
-# The web console driven through its pages in headless Chromium
+# The web consoles driven through their pages in headless Chromium
 # (compat/console/, a Go test with chromedp): rocketmq-dashboard 1.0.0 on
-# the Java 4.9.7 servers, then on ours as 4.x, each page's text compared
-# (known-differences.txt names what differs and why); pages, screenshots
-# and logs in compat/target/console-4/. The jars are on no package
-# registry: CONSOLE_JARS names their folder (.ci/run passes it); without
-# them, or without Chromium, it is skipped in one line. Its servers start
-# on their own first ports, so it can run beside another suite. About 5
-# minutes.
+# the Java 4.9.7 servers, then on ours as 4.x (compat-console-4), and
+# 2.1.0 with its ACL 2.0 pages on the Java 5.3.3 servers, then on ours as
+# 5.x (compat-console-5); each page's text compared (known-differences.txt
+# names what differs and why); pages, screenshots and logs in
+# compat/target/console-<line>/. The jars are on no package registry:
+# CONSOLE_JARS names their folder (.ci/run passes it); without them, or
+# without Chromium, each is skipped in one line. Their servers start on
+# their own first ports, so they can run beside another suite (2.1.0 takes
+# port 8082, which its pages call). About 6 minutes each.
 CONSOLE_JARS ?=
-compat-console: build
+compat-console: compat-console-4 compat-console-5
+
+compat-console-4: build
 	NAMESRV_PORT=24876 BROKER_PORT=24911 CONSOLE_JARS="$(CONSOLE_JARS)" $(SERVERS) sh compat/console/run.sh 4
+
+compat-console-5: build
+	NAMESRV_PORT=25876 BROKER_PORT=25911 CONSOLE_JARS="$(CONSOLE_JARS)" $(SERVERS) sh compat/console/run.sh 5
 
 compat-store:
 	RMQGO_STORETOOL=$(CURDIR)/compat/storetool/run.sh $(GO) test -count=1 -run 'TestJavaReadsOurStore|TestJavaRecoversOurCrashedStore' -v ./store/inspect/

@@ -182,13 +182,15 @@ func (b *browser) typeInto(what, elementJS, text string) {
 	b.do("type into "+what, chromedp.SendKeys(chromedp.JSPath(withHelpers(elementJS)), text))
 }
 
-// capture records what the element css shows (the last visible match):
+// capture records what the element css shows (the last visible match),
+// once nothing on the page is moving:
 // its text, masked for run-to-run values and with every table's body rows
 // sorted, into pages/<name>.txt, and a screenshot into shots/<name>.png.
 // It returns the masked text. Error notices the console shows are part of
 // the text, so a page that errors here and not on the Java servers differs.
 func (b *browser) capture(name, css string, m masker) string {
 	b.t.Helper()
+	b.waitFor("the page to settle before "+name, `!cx.moving()`)
 	raw := b.eval(fmt.Sprintf(`cx.pageText(%s)`, jsString(css)))
 	m.out = b.out
 	text := m.mask(raw)
@@ -260,10 +262,10 @@ func (b *browser) act(scope, action string) {
 	b.click(fmt.Sprintf("%s in %s", action, scope), fmt.Sprintf(`cx.action(%s, %s)`, jsString(scope), jsString(action)))
 }
 
-// rowAct clicks the action of the table row whose first cell reads first.
-func (b *browser) rowAct(first, action string) {
+// rowAct clicks the action of the table row one of whose cells reads cell.
+func (b *browser) rowAct(cell, action string) {
 	b.t.Helper()
-	b.click(fmt.Sprintf("%s of row %s", action, first), fmt.Sprintf(`cx.rowAction(%s, %s)`, jsString(first), jsString(action)))
+	b.click(fmt.Sprintf("%s of row %s", action, cell), fmt.Sprintf(`cx.rowAction(%s, %s)`, jsString(cell), jsString(action)))
 }
 
 // fill types text into the field of scope bound to model.

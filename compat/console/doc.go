@@ -10,6 +10,8 @@
 //	env_test.go              the settings run.sh passes, and the masks of run-to-run values
 //	load_test.go             the workload the pages show, through the Go client
 //	dashboard1_test.go       rocketmq-dashboard 1.0.0's pages (the 4.x line)
+//	dashboard2_test.go       rocketmq-dashboard 2.1.0's pages, ACL 2.0's among them (the 5.x line)
+//	antd_test.go             2.1.0's controls: fields by their label, select and date boxes, dialogs
 //	compare_test.go          each page on ours against the same page on the Java servers
 //	known-differences.txt    the lines that may differ, and why
 //

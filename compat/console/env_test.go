@@ -55,6 +55,8 @@ var masks = []struct {
 	{regexp.MustCompile(`\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?`), "<time>"},
 	// Tue Dec 06 03:55:21 UTC 2026 (java.util.Date's toString)
 	{regexp.MustCompile(`[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} [A-Z]{3,4} \d{4}`), "<time>"},
+	// 12/6/2026, 6:35:23 AM (JavaScript's toLocaleString in en-US)
+	{regexp.MustCompile(`\d{1,2}/\d{1,2}/\d{4}, \d{1,2}:\d{2}:\d{2} [AP]M`), "<time>"},
 	// a client id: ip@pid#..., ip@instance
 	{regexp.MustCompile(`\d+\.\d+\.\d+\.\d+@[\w#.\-]+`), "<clientId>"},
 	// ip:port
@@ -62,8 +64,10 @@ var masks = []struct {
 	// message ids and unique keys: 32 hex digits
 	// (IPv4 ids have 32, IPv6 offset ids 56)
 	{regexp.MustCompile(`\b[0-9A-Fa-f]{32}([0-9A-Fa-f]{8}|[0-9A-Fa-f]{24})?\b`), "<msgid>"},
-	// epoch milliseconds
+	// epoch milliseconds, and nanoseconds (the Go client's subscription
+	// versions)
 	{regexp.MustCompile(`\b1[6-9]\d{11}\b`), "<ms>"},
+	{regexp.MustCompile(`\b1[6-9]\d{17}\b`), "<ns>"},
 }
 
 var number = regexp.MustCompile(`\d+(\.\d+)?`)

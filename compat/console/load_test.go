@@ -37,8 +37,11 @@ type workload struct {
 	failed    chan string // keys, from dlqGroup
 }
 
+// sentMessage is what the producer learnt of a message: its key, its
+// offset message id (where it is in the commit log, what the 4.x console
+// finds a message by) and its unique key (what 5.x shows as its id).
 type sentMessage struct {
-	key, msgID string
+	key, msgID, uniqKey string
 }
 
 // startWorkload starts the producer and makes the consumers (they start
@@ -132,7 +135,7 @@ func (w *workload) send(t *testing.T, topic string, i int) {
 	if err != nil || res.Status != primitive.SendOK {
 		t.Fatalf("send %s: %v %v", key, res, err)
 	}
-	w.sent = append(w.sent, sentMessage{key: key, msgID: res.OffsetMsgID})
+	w.sent = append(w.sent, sentMessage{key: key, msgID: res.OffsetMsgID, uniqKey: res.MsgID})
 }
 
 // await counts distinct keys from ch until want arrived, or fails after

@@ -6,9 +6,15 @@
 # compared between the two (masked for run-to-run values):
 #
 #   CONSOLE_JARS=DIR sh compat/console/run.sh 4   # rocketmq-dashboard 1.0.0, Java 4.9.7 servers, ours as 4.x
+#   CONSOLE_JARS=DIR sh compat/console/run.sh 5   # rocketmq-dashboard 2.1.0, Java 5.3.3 servers, ours as 5.x
 #
-# (Line 5, rocketmq-dashboard 2.1.0 on the 5.3.3 servers, takes the same
-# run once a test drives 2.1.0's React pages; none does yet.)
+# 2.1.0's pages call http://localhost:8082 whatever serves them (the API
+# address is built into its scripts), so that console runs on port 8082
+# and the browser opens it as localhost:8082; the run stops with a clear
+# line when 8082 is taken. 1.0.0 takes the first free port from 18080.
+# On line 5 the broker has ACL 2.0's local metadata providers (users and
+# ACLs kept in its store, requests not checked), so that the ACL pages
+# have a broker to manage.
 #
 # CONSOLE_JARS names the folder holding rocketmq-dashboard-1.0.0.jar and
 # -2.1.0.jar (not on any package registry, so not in this repository);
@@ -29,9 +35,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 COMPAT_DIR=$(cd "$HERE/.." && pwd)
 LINE=${1:-}
 case $LINE in
-  4) VERSION=1.0.0 ;;
-  5) echo "console-5: no test drives rocketmq-dashboard 2.1.0's pages yet" >&2; exit 2 ;;
-  *) echo "usage: CONSOLE_JARS=DIR sh compat/console/run.sh 4" >&2; exit 2 ;;
+  4) VERSION=1.0.0 TEST=TestDashboard1 ;;
+  5) VERSION=2.1.0 TEST=TestDashboard2
+     BROKER_CONF_EXTRA="authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
+authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
+${BROKER_CONF_EXTRA:-}"
+     export BROKER_CONF_EXTRA ;;
+  *) echo "usage: CONSOLE_JARS=DIR sh compat/console/run.sh 4|5" >&2; exit 2 ;;
 esac
 SIDES=${SIDES:-java go}
 OUT=$COMPAT_DIR/target/console-$LINE
@@ -62,16 +72,21 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# start_console SIDE: the console jar on a free port, its data in the
+# start_console SIDE: the console jar on its port, its data in the
 # side's folder; sets CONSOLE_URL.
 start_console() {
-  port=18080
-  while ! port_free $port; do port=$((port + 1)); done
-  CONSOLE_URL=http://127.0.0.1:$port
   case $VERSION in
-    1.0.0) set -- --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED \
-             -jar "$JAR" --rocketmq.config.namesrvAddr="$NAMESRV_ADDR" ;;
-    *) set -- -jar "$JAR" --rocketmq.config.namesrvAddrs="$NAMESRV_ADDR" ;;
+    1.0.0)
+      port=18080
+      while ! port_free $port; do port=$((port + 1)); done
+      CONSOLE_URL=http://127.0.0.1:$port
+      set -- --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED \
+        -jar "$JAR" --rocketmq.config.namesrvAddr="$NAMESRV_ADDR" ;;
+    *)
+      port=8082
+      port_free $port || { log "port 8082 is taken: rocketmq-dashboard $VERSION's pages call localhost:8082, so it runs there"; exit 1; }
+      CONSOLE_URL=http://localhost:$port
+      set -- -jar "$JAR" --rocketmq.config.namesrvAddrs="$NAMESRV_ADDR" ;;
   esac
   java -Xms128m -Xmx512m -Duser.home="$OUT/$side" "$@" --server.port=$port \
     --rocketmq.config.dataPath="$OUT/$side/console-data" >"$OUT/$side/console.log" 2>&1 &
@@ -91,7 +106,7 @@ for side in $SIDES; do
   start_console "$side"
   # (the test waits for the console's first page itself, bounded)
   (cd "$HERE" && CONSOLE_URL=$CONSOLE_URL CONSOLE_VERSION=$VERSION CONSOLE_OUT=$OUT/$side \
-    go test -count=1 -timeout 15m -run "TestDashboard" -v . >"$OUT/$side/test.log" 2>&1)
+    go test -count=1 -timeout 15m -run "^$TEST\$" -v . >"$OUT/$side/test.log" 2>&1)
   rc=$?
   grep -E '^(=== RUN|--- |    [a-z_0-9]+_test.go:[0-9]+: page )' "$OUT/$side/test.log" | sed "s/^/console-$LINE $side: /"
   if [ $rc != 0 ]; then
