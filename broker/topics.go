@@ -25,7 +25,7 @@ const (
 	TopicTransCheckMax    = "TRANS_CHECK_MAX_TIME_TOPIC"
 	// RetryGroupTopicPrefix and DLQGroupTopicPrefix start a group's retry
 	// and dead-letter topics.
-	RetryGroupTopicPrefix = "%RETRY%"
+	RetryGroupTopicPrefix = protocol.RetryGroupTopicPrefix
 	DLQGroupTopicPrefix   = "%DLQ%"
 	replyTopicPostfix     = "REPLY_TOPIC"
 	// scheduleTopicQueueNum is SCHEDULE_TOPIC_QUEUE_NUM.
@@ -34,7 +34,7 @@ const (
 	sysTopicPrefix = "rmq_sys_"
 	// 5.x built-in topics: PopAckConstants.REVIVE_TOPIC + cluster,
 	// SYNC_BROKER_MEMBER_GROUP_PREFIX + broker, TimerMessageStore.TIMER_TOPIC.
-	reviveTopicPrefix      = sysTopicPrefix + "REVIVE_LOG_"
+	reviveTopicPrefix      = protocol.ReviveTopicPrefix
 	syncBrokerMemberPrefix = sysTopicPrefix + "SYNC_BROKER_MEMBER_"
 	timerTopic             = sysTopicPrefix + "wheel_timer"
 	// reviveQueueNum is 5.x BrokerConfig.reviveQueueNum's default.

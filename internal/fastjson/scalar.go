@@ -679,6 +679,23 @@ func (r *Reader) IntList() ([]int32, error) {
 	return list, err
 }
 
+// LongList reads a List<Long>: an array, null giving nil; null and ""
+// elements are left out (Java keeps them as null).
+func (r *Reader) LongList() ([]int64, error) {
+	if r.Null() {
+		return nil, nil
+	}
+	list := []int64{}
+	err := r.Array(func() error {
+		v, present, err := r.longValue()
+		if present {
+			list = append(list, v)
+		}
+		return err
+	})
+	return list, err
+}
+
 // StringMap reads a Map<String, String>; null gives nil, a null value "".
 func (r *Reader) StringMap() (map[string]string, error) {
 	if r.Null() {
