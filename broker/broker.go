@@ -33,6 +33,7 @@ type Broker struct {
 	groups  *groupTable
 	offsets *offsetTable
 	filters *filterTable
+	modes   *requestModeTable
 	clients *clientTable
 	holds   *pullHolds
 	reg     *registrar

@@ -19,6 +19,9 @@ package broker
 //     never writes that file again, which loading gives here too).
 //   - GET_ALL_SUBSCRIPTIONGROUP_CONFIG (201): SubscriptionGroupWrapper,
 //     taken as the topics are when the dataVersion differs.
+//   - GET_ALL_MESSAGE_REQUEST_MODE (402, 5.x): the message request modes;
+//     the slave's topics the master's table lacks go, the master's
+//     entries replace its own, messageRequestMode.json is written.
 //
 // The master's address is the masterAddr of the name server's answer to
 // REGISTER_BROKER (none while the master is away: nothing is synced, so
@@ -29,13 +32,12 @@ package broker
 // Schedule: 4.x syncs 3 s after start, then every 10 s; 5.x looks every
 // 3 s from 10 s after start and syncs when the last sync is 60 s old.
 //
-// Differences from Java: 5.x's message request modes (402) and timer
-// checkpoint and metrics (60, 61) are not synced: this broker has no
-// request modes and keeps its timer progress in its own file (timer.go),
-// which a slave does not move; a slave restarted as a master reads the
-// timer queue again from there and may deliver again what its master
-// delivered (at least once, nothing lost). As a master it answers a Java
-// slave's 402, 60 and 61 (admin_request_mode.go, admin_timer.go).
+// Differences from Java: 5.x's timer checkpoint and metrics (60, 61) are
+// not synced: this broker keeps its timer progress in its own file
+// (timer.go), which a slave does not move; a slave restarted as a master
+// reads the timer queue again from there and may deliver again what its
+// master delivered (at least once, nothing lost). As a master it answers
+// a Java slave's 60 and 61 (admin_timer.go).
 
 import (
 	"context"
@@ -63,6 +65,7 @@ type slaveSync struct {
 	groups   *groupTable
 	offsets  *offsetTable
 	schedule *scheduleService
+	modes    *requestModeTable
 
 	mu         sync.Mutex
 	masterAddr string
@@ -111,7 +114,7 @@ func (s *slaveSync) loop(stop <-chan struct{}) {
 	})
 }
 
-// syncAll copies the four tables from the master, each on its own.
+// syncAll copies the tables from the master, each on its own.
 func (s *slaveSync) syncAll() {
 	addr := s.master()
 	if addr == "" {
@@ -121,6 +124,9 @@ func (s *slaveSync) syncAll() {
 	s.syncOffsets(addr)
 	s.syncDelayOffsets(addr)
 	s.syncGroups(addr)
+	if s.line.five() {
+		s.syncRequestModes(addr)
+	}
 }
 
 // fetch sends a body-less request to the master and returns its body.
@@ -193,6 +199,20 @@ func (s *slaveSync) syncGroups(addr string) {
 		}
 	}
 	s.log.Error("SyncSubscriptionGroup Exception", zap.String("master", addr), zap.Error(err))
+}
+
+// syncRequestModes is 5.x's syncMessageRequestMode.
+func (s *slaveSync) syncRequestModes(addr string) {
+	body, err := s.fetch(addr, remoting.GetAllMessageRequestMode)
+	if err == nil {
+		var w *protocol.MessageRequestModeWrapper
+		if w, err = protocol.DecodeMessageRequestModeWrapper(body); err == nil {
+			s.modes.takeFromMaster(w)
+			s.log.Info("Update slave Message Request Mode from master", zap.String("master", addr))
+			return
+		}
+	}
+	s.log.Error("SyncMessageRequestMode Exception", zap.String("master", addr), zap.Error(err))
 }
 
 // remoteError is a master's refusal of a sync request (Java's

@@ -58,7 +58,8 @@ func New(o Options) (*Broker, error) {
 }
 
 // openTables loads topics.json, subscriptionGroup.json,
-// consumerOffset.json (over the built-in entries) and consumerFilter.json.
+// consumerOffset.json (over the built-in entries), consumerFilter.json and
+// messageRequestMode.json.
 func (b *Broker) openTables(o Options) error {
 	c, log, now := o.Configs, o.Logger, o.Now
 	dir := configfile.Dir{Path: c.Store.StorePathRootDir + "/config", Line: b.line.Line}
@@ -73,6 +74,9 @@ func (b *Broker) openTables(o Options) error {
 		return fmt.Errorf("broker: %w", err)
 	}
 	if b.filters, err = newFilterTable(dir, b.settings, log, now); err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	if b.modes, err = newRequestModeTable(dir, log); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
 	if bf := b.filters.bloom; bf != nil {
@@ -115,7 +119,7 @@ func (b *Broker) wireServices(o Options) error {
 	b.reg.onMaster = b.onRegistered
 	if o.Configs.Store.BrokerRole == conf.Slave {
 		b.slaveSync = &slaveSync{log: log, line: b.line, id: b.id, client: b.reg.client, topics: b.topics,
-			groups: b.groups, offsets: b.offsets, schedule: b.schedule}
+			groups: b.groups, offsets: b.offsets, schedule: b.schedule, modes: b.modes}
 	}
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
@@ -153,7 +157,7 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 		acl: &aclAdmin{replier: rp, guard: b.acl, id: b.id, now: now, home: o.Configs.Broker.RocketmqHome,
 			cluster: o.Configs.Broker.BrokerClusterName, name: o.Configs.Broker.BrokerName},
 		auth:      &authAdmin{replier: rp, guard: b.auth},
-		modes:     &requestModes{replier: rp},
+		modes:     &requestModes{replier: rp, modes: b.modes, topics: b.topics, groups: b.groups},
 		ha:        &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client},
 		timerSync: newTimerSync(rp, set, b.timer, now),
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,

@@ -12,6 +12,7 @@
 //	delayOffset.json        protocol.DelayOffsetSerializeWrapper    delay level -> offset
 //	subscriptionGroup.json  protocol.SubscriptionGroupWrapper       consumer groups + dataVersion
 //	consumerFilter.json     protocol.ConsumerFilterWrapper          topic -> group -> filter
+//	messageRequestMode.json protocol.MessageRequestModeWrapper      topic -> group -> PULL or POP (5.x)
 //	X.bak                   the previous content of X
 //	X.tmp                   the next content of X while it is written
 //

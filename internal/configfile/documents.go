@@ -16,6 +16,8 @@ const (
 	DelayOffsetFile       = "delayOffset.json"
 	SubscriptionGroupFile = "subscriptionGroup.json"
 	ConsumerFilterFile    = "consumerFilter.json"
+	// MessageRequestModeFile is 5.x's (MessageRequestModeManager).
+	MessageRequestModeFile = "messageRequestMode.json"
 )
 
 // Dir is a store's config directory, ${storePathRootDir}/config, and the
@@ -139,4 +141,18 @@ func (d Dir) LoadConsumerFilters() (*protocol.ConsumerFilterWrapper, Result, err
 // the owner's.
 func (d Dir) PersistConsumerFilters(w *protocol.ConsumerFilterWrapper) error {
 	return d.persistDoc(ConsumerFilterFile, w.AppendJSON)
+}
+
+// LoadMessageRequestModes loads messageRequestMode.json (5.x); an absent
+// file gives an empty table.
+func (d Dir) LoadMessageRequestModes() (*protocol.MessageRequestModeWrapper, Result, error) {
+	return loadDoc(d, MessageRequestModeFile, protocol.DecodeMessageRequestModeWrapper,
+		func() *protocol.MessageRequestModeWrapper {
+			return &protocol.MessageRequestModeWrapper{Modes: map[string]map[string]protocol.SetMessageRequestModeRequestBody{}}
+		})
+}
+
+// PersistMessageRequestModes writes messageRequestMode.json.
+func (d Dir) PersistMessageRequestModes(w *protocol.MessageRequestModeWrapper) error {
+	return d.persistDoc(MessageRequestModeFile, w.AppendJSON)
 }
