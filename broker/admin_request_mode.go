@@ -1,9 +1,23 @@
 package broker
 
-// SET_MESSAGE_REQUEST_MODE (401) and GET_ALL_MESSAGE_REQUEST_MODE (402),
-// 5.x: whether a group consumes a topic by PULL or by POP, as
+// QUERY_ASSIGNMENT (400), SET_MESSAGE_REQUEST_MODE (401) and
+// GET_ALL_MESSAGE_REQUEST_MODE (402), 5.x: the server-side rebalance, and
+// whether a group consumes a topic by PULL or by POP, as
 // QueryAssignmentProcessor and MessageRequestModeManager keep it
 // (docs/reference/pop.md §12), in config/messageRequestMode.json.
+//
+//   - 400: no header; body QueryAssignmentRequestBody. The mode is the
+//     group's (401), else PULL (defaultMessageRequestMode, an enum no
+//     broker.conf can set). BROADCASTING: every
+//     readable queue of the topic's route (topic_routes.go). CLUSTERING:
+//     an LMQ topic's one queue (topic, this broker, 0), else the route's
+//     queues, all of them with serverLoadBalancerEnable off, else this
+//     client's share among the group's registered clients by the named
+//     strategy (allocate.go; POP shares as allocate4Pop). Each queue is
+//     answered with the mode. No route, no registered client, an unknown
+//     strategy or a failed allocation: no assignment ({}), as Java's null.
+//     A missing body or message model is SYSTEM_ERROR (Java's
+//     NullPointerException).
 //
 //   - 401: no header; body SetMessageRequestModeRequestBody. A retry topic
 //     is NO_PERMISSION "retry topic is not allowed to set mode"; a topic
@@ -16,8 +30,8 @@ package broker
 //   - 402: the whole table, {"messageRequestModeMap":{...}}, which a 5.x
 //     slave copies every minute (slave_sync.go).
 //
-// Difference from Java: QUERY_ASSIGNMENT (400), the server-side
-// rebalance that reads these modes, is not served yet (issue 30).
+// Difference from Java: the assignments are written in queue order (Java
+// writes its HashSet's order; clients read a set).
 
 import (
 	"strings"
@@ -103,12 +117,112 @@ func (t *requestModeTable) persist() {
 	}
 }
 
+// get is a group's mode of a topic, if it set one.
+func (t *requestModeTable) get(topic, group string) (protocol.SetMessageRequestModeRequestBody, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	b, ok := t.modes[topic][group]
+	return b, ok
+}
+
 // requestModes serves the request-mode codes.
 type requestModes struct {
 	replier
-	modes  *requestModeTable
-	topics *topicTable
-	groups *groupTable
+	log      *zap.Logger
+	settings *liveSettings
+	modes    *requestModeTable
+	topics   *topicTable
+	groups   *groupTable
+	clients  *clientTable
+	routes   *topicRoutes
+}
+
+// queryAssignment serves QUERY_ASSIGNMENT.
+func (m *requestModes) queryAssignment(req *remoting.Request) *remoting.Command {
+	cmd := req.Cmd
+	if len(cmd.Body) == 0 || string(cmd.Body) == "null" {
+		return m.reply(cmd, remoting.SystemError, nullPointerRemark)
+	}
+	b, err := protocol.DecodeQueryAssignmentRequestBody(cmd.Body)
+	if err != nil {
+		return m.reply(cmd, remoting.SystemError, err.Error())
+	}
+	if b.MessageModel == "" {
+		return m.reply(cmd, remoting.SystemError, nullPointerRemark)
+	}
+	mode := m.modeOf(b.Topic, b.ConsumerGroup)
+	queues := m.loadBalance(b, mode)
+	var assignments []protocol.MessageQueueAssignment
+	if queues != nil {
+		assignments = make([]protocol.MessageQueueAssignment, 0, len(queues))
+		for _, q := range queueSet(queues) {
+			assignments = append(assignments, protocol.MessageQueueAssignment{Queue: q, Mode: mode.Mode})
+		}
+	}
+	return m.replyBody(cmd, protocol.AppendQueryAssignmentResponse(nil, assignments))
+}
+
+// modeOf is the group's mode of the topic, or the default one: PULL
+// (BrokerConfig.defaultMessageRequestMode, which no broker.conf changes:
+// properties2Object sets no enum; so defaultPopShareQueueNum, which only
+// a POP default would use, has no use either).
+func (m *requestModes) modeOf(topic, group string) protocol.SetMessageRequestModeRequestBody {
+	if b, ok := m.modes.get(topic, group); ok {
+		return b
+	}
+	return protocol.SetMessageRequestModeRequestBody{Topic: topic, ConsumerGroup: group, Mode: protocol.RequestModePull}
+}
+
+// loadBalance is doLoadBalance: the client's queues, nil for none.
+func (m *requestModes) loadBalance(b *protocol.QueryAssignmentRequestBody,
+	mode protocol.SetMessageRequestModeRequestBody) []protocol.MessageQueue {
+	set := m.settings.load()
+	if b.MessageModel == protocol.MessageModelBroadcasting {
+		mqs := m.routes.subscribeInfo(b.Topic)
+		if mqs == nil {
+			m.log.Warn("QueryLoad: no assignment, the topic does not exist",
+				zap.String("group", b.ConsumerGroup), zap.String("topic", b.Topic))
+		}
+		return mqs
+	}
+	var mqAll []protocol.MessageQueue
+	if strings.HasPrefix(b.Topic, lmqTopicPrefix) {
+		mqAll = []protocol.MessageQueue{{Topic: b.Topic, BrokerName: set.Broker.BrokerName, QueueID: 0}}
+	} else if mqAll = m.routes.subscribeInfo(b.Topic); mqAll == nil {
+		if !strings.HasPrefix(b.Topic, RetryGroupTopicPrefix) {
+			m.log.Warn("QueryLoad: no assignment, the topic does not exist",
+				zap.String("group", b.ConsumerGroup), zap.String("topic", b.Topic))
+		}
+		return nil
+	}
+	if !set.Broker.ServerLoadBalancerEnable {
+		return mqAll
+	}
+	cidAll := m.clients.consumerIDs(b.ConsumerGroup)
+	if cidAll == nil {
+		m.log.Warn("QueryLoad: no assignment, get consumer id list failed",
+			zap.String("group", b.ConsumerGroup), zap.String("topic", b.Topic))
+		return nil
+	}
+	strategy, ok := allocateStrategies[b.StrategyName]
+	if !ok {
+		m.log.Warn("QueryLoad: unsupported strategy", zap.String("strategy", b.StrategyName))
+		return nil
+	}
+	mqAll = queueSet(mqAll)
+	var got []protocol.MessageQueue
+	var err error
+	if mode.Mode == protocol.RequestModePop {
+		got, err = allocateForPop(strategy, b.ClientID, mqAll, cidAll, mode.PopShareQueueNum)
+	} else {
+		got, err = strategy(b.ClientID, mqAll, cidAll)
+	}
+	if err != nil {
+		m.log.Error("QueryLoad: no assignment, allocate message queue exception",
+			zap.String("group", b.ConsumerGroup), zap.String("topic", b.Topic), zap.Error(err))
+		return nil
+	}
+	return got
 }
 
 // setMessageRequestMode serves SET_MESSAGE_REQUEST_MODE.

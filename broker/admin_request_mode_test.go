@@ -1,7 +1,9 @@
 package broker
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,4 +83,63 @@ func TestSlaveTakesTheMastersRequestModes(t *testing.T) {
 	resp := invoke(t, c, slave.Addr(), remoting.NewRequest(remoting.GetAllMessageRequestMode, nil))
 	assert.Equal(t, `{"messageRequestModeMap":{"T":{"G":{"consumerGroup":"G","mode":"POP","popShareQueueNum":1,"topic":"T"}}}}`,
 		string(resp.Body))
+}
+
+// queryAssignment asks QUERY_ASSIGNMENT and returns its answer's body.
+func queryAssignment(t *testing.T, c *remoting.Client, b *Broker, body string) string {
+	t.Helper()
+	resp := invoke(t, c, b.Addr(), withBody(remoting.NewRequest(remoting.QueryAssignment, nil), []byte(body)))
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	return string(resp.Body)
+}
+
+func assignmentBody(client, model, strategy string) string {
+	return `{"clientId":"` + client + `","consumerGroup":"G","messageModel":"` + model + `","strategyName":"` +
+		strategy + `","topic":"T"}`
+}
+
+// QUERY_ASSIGNMENT shares the topic's queues (from the name server's
+// route) among the group's registered clients by the strategy asked for,
+// gives every queue to a broadcasting client, answers a POP group with
+// whole brokers, and answers {} where Java makes no assignment.
+func TestQueryAssignment(t *testing.T) {
+	ns := startFakeNamesrv(t)
+	ns.setRoute("T", &protocol.TopicRouteData{
+		QueueDatas: []protocol.QueueData{{BrokerName: "broker-t", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6},
+			{BrokerName: "broker-w", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 2}}, // write-only: not consumed
+		BrokerDatas: []protocol.BrokerData{}})
+	b := startLine5Broker(t, testConfigs(t.TempDir(), ns.addr))
+	admin := newClient(t, nil)
+	for _, id := range []string{"cidA", "cidB"} {
+		c := newClient(t, nil)
+		require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), heartbeatRequest(t, id, "G", "T", "*")).Code)
+	}
+	queue := func(id int) string {
+		return fmt.Sprintf(`{"messageQueue":{"brokerName":"broker-t","queueId":%d,"topic":"T"},"mode":"PULL"}`, id)
+	}
+	list := func(ids ...int) string {
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = queue(id)
+		}
+		return `{"messageQueueAssignments":[` + strings.Join(parts, ",") + `]}`
+	}
+	assert.Equal(t, list(0, 1), queryAssignment(t, admin, b, assignmentBody("cidA", "CLUSTERING", "AVG")))
+	assert.Equal(t, list(2, 3), queryAssignment(t, admin, b, assignmentBody("cidB", "CLUSTERING", "AVG")))
+	assert.Equal(t, list(1, 3), queryAssignment(t, admin, b, assignmentBody("cidB", "CLUSTERING", "AVG_BY_CIRCLE")))
+	assert.Equal(t, list(0, 1, 2, 3), queryAssignment(t, admin, b, assignmentBody("cidA", "BROADCASTING", "AVG")))
+	assert.Equal(t, `{"messageQueueAssignments":[]}`, queryAssignment(t, admin, b, assignmentBody("stranger", "CLUSTERING", "AVG")))
+	assert.Equal(t, `{}`, queryAssignment(t, admin, b, assignmentBody("cidA", "CLUSTERING", "NOPE")), "an unknown strategy")
+	assert.Equal(t, `{}`, queryAssignment(t, admin, b, strings.Replace(assignmentBody("cidA", "CLUSTERING", "AVG"), `"G"`, `"G2"`, 1)),
+		"a group with no client")
+	assert.Equal(t, `{}`, queryAssignment(t, admin, b, strings.Replace(assignmentBody("cidA", "CLUSTERING", "AVG"), `"T"`, `"U"`, 1)),
+		"a topic the name server does not know")
+
+	require.Equal(t, int32(remoting.Success), createTopic(t, admin, b, "T", "").Code)
+	require.Equal(t, int32(remoting.Success), setRequestMode(t, admin, b, `{"consumerGroup":"G","mode":"POP","popShareQueueNum":0,"topic":"T"}`).Code)
+	assert.Equal(t, `{"messageQueueAssignments":[{"messageQueue":{"brokerName":"broker-t","queueId":-1,"topic":"T"},"mode":"POP"}]}`,
+		queryAssignment(t, admin, b, assignmentBody("cidA", "CLUSTERING", "AVG")))
+
+	resp := invoke(t, admin, b.Addr(), remoting.NewRequest(remoting.QueryAssignment, nil))
+	assert.Equal(t, int32(remoting.SystemError), resp.Code, "no body")
 }

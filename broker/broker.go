@@ -34,6 +34,8 @@ type Broker struct {
 	offsets *offsetTable
 	filters *filterTable
 	modes   *requestModeTable
+	// routes are the topic routes QUERY_ASSIGNMENT reads (5.x).
+	routes  *topicRoutes
 	clients *clientTable
 	holds   *pullHolds
 	reg     *registrar
@@ -124,6 +126,10 @@ func (b *Broker) startServices() {
 	}
 	if b.slaveSync != nil {
 		b.goService(b.slaveSync.loop)
+	}
+	if b.line.five() {
+		period := time.Duration(set.Broker.LoadBalancePollNameServerInterval) * time.Millisecond
+		b.goService(func(stop <-chan struct{}) { b.routes.refreshLoop(stop, period) })
 	}
 	b.goService(b.stats.loop)
 	b.goService(b.brokerStats.loop)

@@ -31,7 +31,8 @@
 //	runtime_info.go                                     runtimeInfo
 //	transaction.go transaction_check.go                 transactionService
 //	admin_ha_status.go                                  haStatus (5.x)
-//	admin_request_mode.go                               requestModes (5.x): PULL or POP per group and topic
+//	admin_request_mode.go allocate.go topic_routes.go   requestModes (5.x): PULL or POP per group and
+//	                                                    topic, QUERY_ASSIGNMENT's share of the route's queues
 //	admin_timer.go                                      timerSync (5.x): a slave's timer checkpoint and metrics
 //	acl_admin.go                                        aclAdmin (4.x): the ACL 1.0 admin codes
 //	auth_admin.go                                       authAdmin (5.x): the ACL 2.0 user and ACL admin codes

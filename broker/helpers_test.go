@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
@@ -109,12 +110,25 @@ func heartbeatRequest(t *testing.T, clientID, group, topic, sub string) *remotin
 	return withBody(remoting.NewRequest(remoting.HeartBeat, nil), body)
 }
 
-// fakeNamesrv records the REGISTER_BROKER bodies it receives.
+// fakeNamesrv records the REGISTER_BROKER bodies it receives, and
+// answers GET_ROUTEINFO_BY_TOPIC from routes (TOPIC_NOT_EXIST for others).
 type fakeNamesrv struct {
-	addr string
-	mu   sync.Mutex
-	regs []*protocol.RegisterBrokerBody
-	unre int
+	addr   string
+	mu     sync.Mutex
+	regs   []*protocol.RegisterBrokerBody
+	unre   int
+	routes map[string]*protocol.TopicRouteData
+}
+
+// setRoute sets the route the name server answers for topic (nil: none).
+func (f *fakeNamesrv) setRoute(topic string, route *protocol.TopicRouteData) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if route == nil {
+		delete(f.routes, topic)
+		return
+	}
+	f.routes[topic] = route
 }
 
 func startFakeNamesrv(t *testing.T) *fakeNamesrv {
@@ -124,7 +138,7 @@ func startFakeNamesrv(t *testing.T) *fakeNamesrv {
 // startFakeNamesrvWith is startFakeNamesrv with the server's options
 // (TLS) taken from opts.
 func startFakeNamesrvWith(t *testing.T, opts remoting.ServerOptions) *fakeNamesrv {
-	f := &fakeNamesrv{}
+	f := &fakeNamesrv{routes: map[string]*protocol.TopicRouteData{}}
 	r := remoting.NewRouter(zaptest.NewLogger(t))
 	p := r.NewPool(remoting.PoolOptions{Name: "ns", Workers: 2, Queue: 100})
 	r.Handle(remoting.RegisterBroker, p, func(req *remoting.Request) *remoting.Command {
@@ -135,6 +149,17 @@ func startFakeNamesrvWith(t *testing.T, opts remoting.ServerOptions) *fakeNamesr
 			f.mu.Unlock()
 		}
 		return remoting.NewResponse(req.Cmd, remoting.Success, "")
+	})
+	r.Handle(remoting.GetRouteinfoByTopic, p, func(req *remoting.Request) *remoting.Command {
+		f.mu.Lock()
+		route := f.routes[req.Cmd.ExtString("topic")]
+		f.mu.Unlock()
+		if route == nil {
+			return remoting.NewResponse(req.Cmd, remoting.TopicNotExist, "No topic route info in name server for the topic")
+		}
+		resp := remoting.NewResponse(req.Cmd, remoting.Success, "")
+		resp.Body = route.AppendJSON(nil, fastjson.Fastjson)
+		return resp
 	})
 	r.Handle(remoting.UnregisterBroker, p, func(req *remoting.Request) *remoting.Command {
 		f.mu.Lock()

@@ -123,6 +123,7 @@ func (h *handlers) routes() []route {
 		{code: remoting.GetTopicStatsInfo, pool: adminPool, handler: h.stats.getTopicStatsInfo},
 		{code: remoting.GetAllConsumerOffset, pool: adminPool, handler: h.stats.getAllConsumerOffset},
 		{code: remoting.GetAllDelayOffset, pool: adminPool, handler: h.stats.getAllDelayOffset},
+		{code: remoting.QueryAssignment, pool: adminPool, handler: h.modes.queryAssignment, fiveOnly: true},
 		{code: remoting.SetMessageRequestMode, pool: adminPool, handler: h.modes.setMessageRequestMode, fiveOnly: true},
 		{code: remoting.GetAllMessageRequestMode, pool: adminPool, handler: h.modes.getAllMessageRequestMode, fiveOnly: true},
 		{code: remoting.GetBrokerHaStatus, pool: adminPool, handler: h.ha.getBrokerHaStatus, fiveOnly: true},

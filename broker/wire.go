@@ -116,6 +116,7 @@ func (b *Broker) wireServices(o Options) error {
 	}
 	b.ha = newReplication(log, st, o.Configs, o.ListenHost)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics, clientTLS)
+	b.routes = newTopicRoutes(log, b.reg.client, b.reg.namesrvAddrs)
 	b.reg.onMaster = b.onRegistered
 	if o.Configs.Store.BrokerRole == conf.Slave {
 		b.slaveSync = &slaveSync{log: log, line: b.line, id: b.id, client: b.reg.client, topics: b.topics,
@@ -156,8 +157,9 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 			schedule: b.schedule, timer: b.timer},
 		acl: &aclAdmin{replier: rp, guard: b.acl, id: b.id, now: now, home: o.Configs.Broker.RocketmqHome,
 			cluster: o.Configs.Broker.BrokerClusterName, name: o.Configs.Broker.BrokerName},
-		auth:      &authAdmin{replier: rp, guard: b.auth},
-		modes:     &requestModes{replier: rp, modes: b.modes, topics: b.topics, groups: b.groups},
+		auth: &authAdmin{replier: rp, guard: b.auth},
+		modes: &requestModes{replier: rp, log: log, settings: set, modes: b.modes, topics: b.topics, groups: b.groups,
+			clients: b.clients, routes: b.routes},
 		ha:        &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client},
 		timerSync: newTimerSync(rp, set, b.timer, now),
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,

@@ -320,6 +320,13 @@ type BrokerConfig struct {
 	// EnableCreateSysGroup creates the system consumer groups at start-up (5.x
 	// key).
 	EnableCreateSysGroup bool `prop:"enableCreateSysGroup,since=5"`
+	// ServerLoadBalancerEnable has QUERY_ASSIGNMENT share a topic's queues
+	// among the group's clients; off, each client gets them all (5.x key).
+	ServerLoadBalancerEnable bool `prop:"serverLoadBalancerEnable,since=5"`
+	// LoadBalancePollNameServerInterval is how often the routes
+	// QUERY_ASSIGNMENT reads are fetched again from the name server, in ms
+	// (5.x key).
+	LoadBalancePollNameServerInterval int32 `prop:"loadBalancePollNameServerInterval,since=5"`
 
 	src origins
 }
@@ -459,6 +466,8 @@ func DefaultBrokerConfig(env Env) *BrokerConfig {
 		EnableLmqStats:                         false,
 		EnableRegisterProducer:                 true,
 		EnableCreateSysGroup:                   true,
+		ServerLoadBalancerEnable:               true,
+		LoadBalancePollNameServerInterval:      30000,
 	}
 }
 

@@ -107,7 +107,6 @@ const (
 		globalColdReadThreshold=104857600 initAuthenticationUser
 		initPopOffsetByCheckMsgInMem=true innerClientAuthenticationCredentials
 		isBrokerContainer=false isInBrokerContainer=false listenPort
-		loadBalancePollNameServerInterval=30000
 		loadBalanceProcessorThreadPoolNums=32
 		loadBalanceThreadPoolQueueCapacity=100000 lockInStrictMode=false
 		maxPopPollingSize=100000 metricGrpcExporterIntervalInMills=60000
@@ -126,7 +125,7 @@ const (
 		printChannelGroupsMinNum=5 realTimeNotifyConsumerChange=true
 		recallMessageEnable=false retrieveMessageFromPopRetryTopicV1=true
 		reviveAckWaitMs=180000 reviveInterval=1000 reviveMaxSlow=3
-		reviveQueueNum=8 reviveScanTime=10000 serverLoadBalancerEnable=true
+		reviveQueueNum=8 reviveScanTime=10000
 		skipWhenCKRePutReachMaxTimes=false
 		statefulAuthenticationCacheExpiredSecond
 		statefulAuthenticationCacheMaxNum statefulAuthorizationCacheExpiredSecond

@@ -14,6 +14,10 @@ import (
 //	GET_ALL_MESSAGE_REQUEST_MODE body, and config/messageRequestMode.json
 //	in fastjson's PrettyFormat (MessageRequestModeSerializeWrapper):
 //	  {"messageRequestModeMap":{"T":{"G":{SetMessageRequestModeRequestBody}}}}
+//	QUERY_ASSIGNMENT body (QueryAssignmentRequestBody):
+//	  {"clientId":"cid","consumerGroup":"G","messageModel":"CLUSTERING","strategyName":"AVG","topic":"T"}
+//	its answer (QueryAssignmentResponseBody; {} when no assignment was made):
+//	  {"messageQueueAssignments":[{"messageQueue":{"brokerName":"broker-a","queueId":-1,"topic":"T"},"mode":"POP"}]}
 //
 // mode is PULL or POP (PULL when the body leaves it out); a null mode or
 // topic is left out when written, as fastjson does.
@@ -122,4 +126,74 @@ func DecodeMessageRequestModeWrapper(data []byte) (*MessageRequestModeWrapper, e
 		w.Modes = map[string]map[string]SetMessageRequestModeRequestBody{}
 	}
 	return w, nil
+}
+
+// The message models of MessageModel, in ordinal order.
+const (
+	MessageModelBroadcasting = "BROADCASTING"
+	MessageModelClustering   = "CLUSTERING"
+)
+
+var messageModelNames = []string{MessageModelBroadcasting, MessageModelClustering}
+
+// QueryAssignmentRequestBody is a client's QUERY_ASSIGNMENT: which queues
+// of the topic it should consume.
+type QueryAssignmentRequestBody struct {
+	Topic         string
+	ConsumerGroup string
+	ClientID      string
+	StrategyName  string
+	MessageModel  string // BROADCASTING or CLUSTERING; "" = null
+}
+
+// DecodeQueryAssignmentRequestBody reads a QUERY_ASSIGNMENT body as
+// fastjson reads it.
+func DecodeQueryAssignmentRequestBody(data []byte) (*QueryAssignmentRequestBody, error) {
+	b := &QueryAssignmentRequestBody{}
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		switch prop {
+		case "topic":
+			b.Topic, err = r.Str()
+		case "consumergroup":
+			b.ConsumerGroup, err = r.Str()
+		case "clientid":
+			b.ClientID, err = r.Str()
+		case "strategyname":
+			b.StrategyName, err = r.Str()
+		case "messagemodel":
+			b.MessageModel, err = r.Enum(messageModelNames)
+		default:
+			err = r.Skip()
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// MessageQueueAssignment is one queue of a QUERY_ASSIGNMENT answer and
+// how to consume it.
+type MessageQueueAssignment struct {
+	Queue MessageQueue
+	Mode  string // PULL or POP
+}
+
+// AppendQueryAssignmentResponse writes QueryAssignmentResponseBody: {}
+// for nil (no assignment made), else the assignments in their order.
+func AppendQueryAssignmentResponse(dst []byte, assignments []MessageQueueAssignment) []byte {
+	if assignments == nil {
+		return append(dst, '{', '}')
+	}
+	dst = append(fastjson.AppendField(append(dst, '{'), "messageQueueAssignments"), '[')
+	for i, a := range assignments {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = a.Queue.AppendJSON(fastjson.AppendField(append(dst, '{'), "messageQueue"))
+		dst = fastjson.AppendOptionalStringField(dst, "mode", a.Mode, fastjson.Fastjson)
+		dst = append(dst, '}')
+	}
+	return append(dst, ']', '}')
 }

@@ -40,3 +40,19 @@ func TestRequestModeBodiesAreReadAsFastjsonReadsThem(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, w.Modes)
 }
+
+func TestQueryAssignmentBodies(t *testing.T) {
+	b, err := DecodeQueryAssignmentRequestBody([]byte(`{"clientId":"cid","consumerGroup":"G","messageModel":"CLUSTERING","strategyName":"AVG","topic":"T"}`))
+	require.NoError(t, err)
+	assert.Equal(t, &QueryAssignmentRequestBody{Topic: "T", ConsumerGroup: "G", ClientID: "cid", StrategyName: "AVG",
+		MessageModel: MessageModelClustering}, b)
+	b, err = DecodeQueryAssignmentRequestBody([]byte(`{"messageModel":0}`))
+	require.NoError(t, err)
+	assert.Equal(t, MessageModelBroadcasting, b.MessageModel, "an enum by its ordinal")
+
+	assert.Equal(t, `{}`, string(AppendQueryAssignmentResponse(nil, nil)))
+	assert.Equal(t, `{"messageQueueAssignments":[]}`, string(AppendQueryAssignmentResponse(nil, []MessageQueueAssignment{})))
+	assert.Equal(t, `{"messageQueueAssignments":[{"messageQueue":{"brokerName":"broker-a","queueId":-1,"topic":"T"},"mode":"POP"}]}`,
+		string(AppendQueryAssignmentResponse(nil, []MessageQueueAssignment{
+			{Queue: MessageQueue{Topic: "T", BrokerName: "broker-a", QueueID: -1}, Mode: RequestModePop}})))
+}

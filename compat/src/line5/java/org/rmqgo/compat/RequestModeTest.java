@@ -1,7 +1,18 @@
 package org.rmqgo.compat;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.message.MessageRequestMode;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
@@ -14,16 +25,21 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.rmqgo.testsupport.Eventually;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * 5.x's message request modes: SET_MESSAGE_REQUEST_MODE (401) as DefaultMQAdminExt sends it (mqadmin
- * setConsumeMode), and GET_ALL_MESSAGE_REQUEST_MODE (402) as a 5.x slave asks for its master's table,
- * read with Java's MessageRequestModeSerializeWrapper: the mode set is the mode answered, and a retry
- * topic or an unknown topic is refused with Java's code and remark.
+ * 5.x's message request modes and server-side rebalance: SET_MESSAGE_REQUEST_MODE (401) as
+ * DefaultMQAdminExt sends it (mqadmin setConsumeMode), and GET_ALL_MESSAGE_REQUEST_MODE (402) as a 5.x
+ * slave asks for its master's table, read with Java's MessageRequestModeSerializeWrapper: the mode set
+ * is the mode answered, and a retry topic or an unknown topic is refused with Java's code and remark;
+ * and QUERY_ASSIGNMENT (400), which push consumers with clientRebalance=false ask instead of sharing
+ * the queues themselves: two of them get two queues each, and every message once.
  */
 class RequestModeTest {
     private static final int NO_PERMISSION = 16;
@@ -83,5 +99,66 @@ class RequestModeTest {
             Env.brokerAddr(), topic, "GID_rm", MessageRequestMode.POP, 1, 15_000));
         assertEquals(TOPIC_NOT_EXIST, unknown.getResponseCode());
         assertEquals("topic[" + topic + "] not exist", unknown.getErrorMessage());
+    }
+
+    /** The queues of topic a consumer holds. */
+    private static Set<MessageQueue> held(DefaultMQPushConsumer c, String topic) {
+        Set<MessageQueue> held = new HashSet<>();
+        for (MessageQueue mq : c.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().keySet()) {
+            if (mq.getTopic().equals(topic)) {
+                held.add(mq);
+            }
+        }
+        return held;
+    }
+
+    @Test
+    void consumersRebalancedByTheBrokerShareTheQueuesAndGetEveryMessageOnce() throws Exception {
+        String topic = Clients.newTopic("rmq", 4);
+        String group = Clients.unique("GID_rmq");
+        Received received = new Received();
+        List<DefaultMQPushConsumer> consumers = new ArrayList<>();
+        try {
+            for (String name : List.of("c1", "c2")) {
+                DefaultMQPushConsumer c = Clients.pushConsumer(group);
+                c.setClientRebalance(false);
+                c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+                c.subscribe(topic, "*");
+                c.registerMessageListener(received.concurrently(name));
+                c.start();
+                consumers.add(c);
+            }
+            Eventually.eventually("the broker gave each consumer two queues", () -> {
+                Set<MessageQueue> a = held(consumers.get(0), topic);
+                Set<MessageQueue> b = held(consumers.get(1), topic);
+                assertEquals(2, a.size(), "c1 holds " + a);
+                assertEquals(2, b.size(), "c2 holds " + b);
+                assertTrue(a.stream().noneMatch(b::contains), "shared " + a + " and " + b);
+                return null;
+            });
+            DefaultMQProducer producer = Clients.producer();
+            List<String> sent = new ArrayList<>();
+            try {
+                for (int i = 0; i < 20; i++) {
+                    String body = "assigned " + i + " of " + topic;
+                    Message m = new Message(topic, "TagA", body.getBytes(StandardCharsets.UTF_8));
+                    assertEquals(SendStatus.SEND_OK, producer.send(m, Clients.BY_QUEUE_ID, i % 4).getSendStatus());
+                    sent.add(body);
+                }
+            } finally {
+                producer.shutdown();
+            }
+            received.awaitAll(sent);
+            received.assertOnly(sent);
+            Set<String> one = received.bodiesOf("c1");
+            Set<String> two = received.bodiesOf("c2");
+            assertEquals(10, one.size(), "c1's two queues hold ten messages: " + one);
+            assertEquals(10, two.size(), "c2's two queues hold ten messages: " + two);
+            assertFalse(one.stream().anyMatch(two::contains), "a message reached both consumers");
+        } finally {
+            for (DefaultMQPushConsumer c : consumers) {
+                c.shutdown();
+            }
+        }
     }
 }
