@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,4 +47,22 @@ func TestFirstTouch(t *testing.T) {
 	assert.False(t, firstTouch(4100, cqUnitSize))
 	assert.True(t, firstTouch(8180, cqUnitSize), "straddles into page 2")
 	assert.True(t, firstTouch(osPageSize, 8), "starts page 1")
+}
+
+// A unit written into a mapping (size last, in one store) has the bytes
+// of Java's unit, and a unit whose size was not written yet is no unit.
+func TestMappedUnitBytes(t *testing.T) {
+	u := cqUnit{offset: 0x0102030405060708, size: 0x0A0B0C0D, tagsCode: 2598921}
+	want := make([]byte, cqUnitSize)
+	putUnit(want, u)
+	buf := make([]uint32, 2*cqUnitSize/4) // 4-byte aligned, as a mapping is
+	got := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), 2*cqUnitSize)
+	putMappedUnit(got[cqUnitSize:], u)
+	assert.Equal(t, want, got[cqUnitSize:])
+	assert.Equal(t, u, readUnit(got[cqUnitSize:]))
+
+	partial := make([]byte, cqUnitSize)
+	binary.BigEndian.PutUint64(partial, uint64(u.offset))
+	binary.BigEndian.PutUint64(partial[12:], uint64(u.tagsCode))
+	assert.False(t, readUnit(partial).valid(), "offset and tags without the size: recovery stops there")
 }
