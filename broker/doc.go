@@ -31,7 +31,7 @@
 //	runtime_info.go                                     runtimeInfo
 //	transaction.go transaction_check.go                 transactionService
 //	admin_ha_status.go                                  haStatus (5.x)
-//	admin_request_mode.go allocate.go topic_routes.go   requestModes (5.x): PULL or POP per group and
+//	query_assignment.go allocate.go topic_routes.go    requestModes (5.x): PULL or POP per group and
 //	                                                    topic, QUERY_ASSIGNMENT's share of the route's queues
 //	admin_timer.go                                      timerSync (5.x): a slave's timer checkpoint and metrics
 //	acl_admin.go                                        aclAdmin (4.x): the ACL 1.0 admin codes
@@ -57,7 +57,7 @@
 // Tables (each owns its lock and its config/*.json file): topics.go,
 // groups.go, offsets.go, consumer_filters.go (with bloom_filter.go),
 // clients.go; the request modes' messageRequestMode.json (5.x) beside
-// their codes in admin_request_mode.go. Background services: register.go (name-server
+// their codes in query_assignment.go. Background services: register.go (name-server
 // registration), replication.go (HA roles) with slave_sync.go (a slave's
 // copy of its master's tables), schedule.go (delay levels), timer.go (5.x timers),
 // transaction_check.go, broker_stats.go with stats_items.go and

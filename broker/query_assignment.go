@@ -8,8 +8,8 @@ package broker
 //
 //   - 400: no header; body QueryAssignmentRequestBody. The mode is the
 //     group's (401), else PULL (defaultMessageRequestMode, an enum no
-//     broker.conf can set). BROADCASTING: every
-//     readable queue of the topic's route (topic_routes.go). CLUSTERING:
+//     broker.conf can set). BROADCASTING: every readable queue of the
+//     topic's route (topic_routes.go). CLUSTERING:
 //     an LMQ topic's one queue (topic, this broker, 0), else the route's
 //     queues, all of them with serverLoadBalancerEnable off, else this
 //     client's share among the group's registered clients by the named
@@ -18,7 +18,6 @@ package broker
 //     strategy or a failed allocation: no assignment ({}), as Java's null.
 //     A missing body or message model is SYSTEM_ERROR (Java's
 //     NullPointerException).
-//
 //   - 401: no header; body SetMessageRequestModeRequestBody. A retry topic
 //     is NO_PERMISSION "retry topic is not allowed to set mode"; a topic
 //     the broker lacks TOPIC_NOT_EXIST "topic[<t>] not exist"; a group it
