@@ -25,7 +25,8 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * java launcher's source-file mode on mqadmin's classpath (either line; it
  * uses only calls both lines share). It prints {@code READY} once the
  * consumer has received EXPECTED messages, the broker's consume stats of the
- * group show no lag (the offsets were committed), and the broker lists both
+ * group show no lag (the offsets were committed) and list its retry queue,
+ * and the broker lists both
  * clients' connections; it prints {@code TIMEOUT ...} and exits 1 when that
  * does not happen within 120 s.
  */
@@ -97,6 +98,12 @@ public final class MqadminClients {
             var stats = admin.examineConsumeStats(consumerGroup);
             if (stats.getOffsetTable().isEmpty() || stats.computeTotalDiff() != 0) {
                 return "consume stats without lag, have diff " + stats.computeTotalDiff();
+            }
+            // The group's retry queue is in its stats once the client committed an offset there:
+            // after the broker answered its first (long-polling) pull of that empty queue.
+            String retry = "%RETRY%" + consumerGroup;
+            if (stats.getOffsetTable().keySet().stream().noneMatch(mq -> mq.getTopic().equals(retry))) {
+                return "the offset of " + retry + " in the consume stats";
             }
             if (admin.examineConsumerConnectionInfo(consumerGroup).getConnectionSet().isEmpty()) {
                 return "consumer connection";
