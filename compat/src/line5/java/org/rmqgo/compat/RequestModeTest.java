@@ -2,7 +2,6 @@ package org.rmqgo.compat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,17 +100,6 @@ class RequestModeTest {
         assertEquals("topic[" + topic + "] not exist", unknown.getErrorMessage());
     }
 
-    /** The queues of topic a consumer holds. */
-    private static Set<MessageQueue> held(DefaultMQPushConsumer c, String topic) {
-        Set<MessageQueue> held = new HashSet<>();
-        for (MessageQueue mq : c.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().keySet()) {
-            if (mq.getTopic().equals(topic)) {
-                held.add(mq);
-            }
-        }
-        return held;
-    }
-
     @Test
     void consumersRebalancedByTheBrokerShareTheQueuesAndGetEveryMessageOnce() throws Exception {
         String topic = Clients.newTopic("rmq", 4);
@@ -129,8 +117,8 @@ class RequestModeTest {
                 consumers.add(c);
             }
             Eventually.eventually("the broker gave each consumer two queues", () -> {
-                Set<MessageQueue> a = held(consumers.get(0), topic);
-                Set<MessageQueue> b = held(consumers.get(1), topic);
+                Set<MessageQueue> a = Clients.heldQueues(consumers.get(0), topic);
+                Set<MessageQueue> b = Clients.heldQueues(consumers.get(1), topic);
                 assertEquals(2, a.size(), "c1 holds " + a);
                 assertEquals(2, b.size(), "c2 holds " + b);
                 assertTrue(a.stream().noneMatch(b::contains), "shared " + a + " and " + b);

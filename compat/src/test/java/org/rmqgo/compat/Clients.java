@@ -206,16 +206,21 @@ final class Clients {
     static void awaitRebalanced(DefaultMQPushConsumer consumer, String topic) throws Exception {
         Set<MessageQueue> all = consumer.fetchSubscribeMessageQueues(topic);
         Eventually.eventually(consumer.getConsumerGroup() + " holds the " + all.size() + " queues of " + topic, () -> {
-            Set<MessageQueue> held = new HashSet<>();
-            for (MessageQueue mq : consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl()
-                .getProcessQueueTable().keySet()) {
-                if (mq.getTopic().equals(topic)) { // not the group's retry queue
-                    held.add(mq);
-                }
-            }
-            assertEquals(all, held, "queues held");
+            assertEquals(all, heldQueues(consumer, topic), "queues held");
             return null;
         });
+    }
+
+    /** The queues of topic a push consumer holds now (its process-queue table; not its group's retry queue). */
+    static Set<MessageQueue> heldQueues(DefaultMQPushConsumer consumer, String topic) {
+        Set<MessageQueue> held = new HashSet<>();
+        for (MessageQueue mq : consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl()
+            .getProcessQueueTable().keySet()) {
+            if (mq.getTopic().equals(topic)) {
+                held.add(mq);
+            }
+        }
+        return held;
     }
 
     /** Runs every step, the last added first, and rethrows the first failure after all ran. */
