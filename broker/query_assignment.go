@@ -33,6 +33,7 @@ package broker
 // writes its HashSet's order; clients read a set).
 
 import (
+	"maps"
 	"strings"
 	"sync"
 
@@ -45,8 +46,9 @@ import (
 
 // requestModeTable is MessageRequestModeManager: topic -> group -> mode.
 type requestModeTable struct {
-	dir configfile.Dir
-	log *zap.Logger
+	dir       configfile.Dir
+	log       *zap.Logger
+	persistMu sync.Mutex // one write of the file at a time
 
 	mu    sync.RWMutex
 	modes map[string]map[string]protocol.SetMessageRequestModeRequestBody
@@ -78,11 +80,15 @@ func (t *requestModeTable) set(b protocol.SetMessageRequestModeRequestBody) {
 	t.persist()
 }
 
-// appendJSON writes the table as 402 carries it.
-func (t *requestModeTable) appendJSON(dst []byte) []byte {
+// snapshot is a copy of the table, as the file and 402 carry it.
+func (t *requestModeTable) snapshot() *protocol.MessageRequestModeWrapper {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return (&protocol.MessageRequestModeWrapper{Modes: t.modes}).AppendJSON(dst, protocol.Line5)
+	modes := make(map[string]map[string]protocol.SetMessageRequestModeRequestBody, len(t.modes))
+	for topic, groups := range t.modes {
+		modes[topic] = maps.Clone(groups)
+	}
+	return &protocol.MessageRequestModeWrapper{Modes: modes}
 }
 
 // takeFromMaster is a 5.x slave's syncMessageRequestMode: its topics the
@@ -102,16 +108,12 @@ func (t *requestModeTable) takeFromMaster(w *protocol.MessageRequestModeWrapper)
 	t.persist()
 }
 
-// persist writes messageRequestMode.json; a failure is logged (Java's
-// ConfigManager.persist logs and goes on).
+// persist writes messageRequestMode.json, one write at a time; a failure
+// is logged (Java's ConfigManager.persist logs and goes on).
 func (t *requestModeTable) persist() {
-	t.mu.RLock()
-	content, err := t.dir.Encode((&protocol.MessageRequestModeWrapper{Modes: t.modes}).AppendJSON)
-	t.mu.RUnlock()
-	if err == nil {
-		err = configfile.Persist(t.dir.File(configfile.MessageRequestModeFile), content)
-	}
-	if err != nil {
+	t.persistMu.Lock()
+	defer t.persistMu.Unlock()
+	if err := t.dir.PersistMessageRequestModes(t.snapshot()); err != nil {
 		t.log.Error("persist messageRequestMode.json failed", zap.Error(err))
 	}
 }
@@ -208,7 +210,6 @@ func (m *requestModes) loadBalance(b *protocol.QueryAssignmentRequestBody,
 		m.log.Warn("QueryLoad: unsupported strategy", zap.String("strategy", b.StrategyName))
 		return nil
 	}
-	mqAll = queueSet(mqAll)
 	var got []protocol.MessageQueue
 	var err error
 	if mode.Mode == protocol.RequestModePop {
@@ -249,5 +250,5 @@ func (m *requestModes) setMessageRequestMode(req *remoting.Request) *remoting.Co
 
 // getAllMessageRequestMode serves GET_ALL_MESSAGE_REQUEST_MODE.
 func (m *requestModes) getAllMessageRequestMode(req *remoting.Request) *remoting.Command {
-	return m.replyBody(req.Cmd, m.modes.appendJSON(nil))
+	return m.replyBody(req.Cmd, m.modes.snapshot().AppendJSON(nil, protocol.Line5))
 }
