@@ -38,8 +38,12 @@ type Broker struct {
 	routes  *topicRoutes
 	clients *clientTable
 	holds   *pullHolds
-	reg     *registrar
-	ha      *replication
+	// popPolling holds the POP requests that wait for messages, revive
+	// puts back what POP consumers did not ack (5.x).
+	popPolling *popPolling
+	revive     *reviveService
+	reg        *registrar
+	ha         *replication
 	// slaveSync is nil unless brokerRole=SLAVE.
 	slaveSync   *slaveSync
 	schedule    *scheduleService
@@ -124,6 +128,10 @@ func (b *Broker) startServices() {
 		b.goService(b.timer.loop)
 		b.goService(b.handlers.tx.checkLoop)
 	}
+	if b.line.five() {
+		b.goService(b.popPolling.loop)
+		b.startRevive(set.Broker.ReviveQueueNum)
+	}
 	if b.slaveSync != nil {
 		b.goService(b.slaveSync.loop)
 	}
@@ -141,6 +149,14 @@ func (b *Broker) startServices() {
 	}
 	if b.acl != nil {
 		b.goService(b.acl.watch)
+	}
+}
+
+// startRevive starts a revive goroutine per revive queue; each one works
+// while the broker is a master.
+func (b *Broker) startRevive(queues int32) {
+	for q := range queues {
+		b.goService(func(stop <-chan struct{}) { b.revive.loop(q, stop) })
 	}
 }
 
@@ -207,6 +223,7 @@ func (b *Broker) Close() error {
 		}
 		close(b.stop)
 		b.holds.closeAll()
+		b.popPolling.closeAll()
 		var errs []error
 		for _, s := range b.servers {
 			errs = append(errs, s.Shutdown())

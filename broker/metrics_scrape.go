@@ -65,10 +65,6 @@ const (
 	sampleCountThreshold = 5000
 )
 
-// popReviveQueueNum is reviveQueueNum's default: the POP revive queues
-// the POP gauges are reported for (this broker has no POP, so they are 0).
-const popReviveQueueNum = 8
-
 var timerBoundsSec = []int64{5, 60, 300, 900, 3600, 14400, 28800, 86400}
 
 // processorPools maps the processor label to the pool serving it; the

@@ -30,6 +30,8 @@ const (
 	propCheckTimes          = "TRANSACTION_CHECK_TIMES"
 	propCheckImmunityTime   = "CHECK_IMMUNITY_TIME_IN_SECONDS"
 	propPreparedQueueOffset = "TRAN_PREPARED_QUEUE_OFFSET"
+	propPopCK               = "POP_CK"
+	propFirstPopTime        = "1ST_POP_TIME"
 )
 
 // stampRegionAndTrace is what 5.x's buildMsgContext does to every message

@@ -55,6 +55,8 @@ type handlers struct {
 	acl     *aclAdmin
 	auth    *authAdmin
 	modes   *requestModes
+	pop     *popService
+	acks    *ackService
 	ha      *haStatus
 	// timerSync answers a Java slave's timer syncs.
 	timerSync *timerSync
@@ -83,6 +85,14 @@ func (h *handlers) routes() []route {
 		// 5.x lite pull consumers pull with their own code; served on
 		// both lines (a 4.9.8 broker would refuse it).
 		{code: remoting.LitePullMessage, pool: pullPool, handler: h.pull.pullMessage},
+
+		// POP (5.x): pops on the pull pool; acks and changes of invisible
+		// time on their own pool in Java (ackMessageExecutor), on the
+		// consumer pool here.
+		{code: remoting.PopMessage, pool: pullPool, handler: h.pop.popMessage, fiveOnly: true},
+		{code: remoting.AckMessage, pool: consumerPool, handler: h.acks.ackMessage, fiveOnly: true},
+		{code: remoting.BatchAckMessage, pool: consumerPool, handler: h.acks.batchAckMessage, fiveOnly: true},
+		{code: remoting.ChangeMessageInvisibletime, pool: consumerPool, handler: h.acks.changeInvisibleTime, fiveOnly: true},
 
 		{code: remoting.QueryMessage, pool: queryPool, handler: h.query.queryMessage},
 		{code: remoting.ViewMessageById, pool: queryPool, handler: h.query.viewMessageByID},

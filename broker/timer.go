@@ -317,6 +317,13 @@ func (s *timerService) backlog() int64 {
 	return int64(len(s.pending))
 }
 
+// caughtUp tells whether the timer has read its whole queue and holds
+// nothing due (Java's timer has neither enqueue nor dequeue backlog).
+func (s *timerService) caughtUp(nowMs int64) bool {
+	v := s.view(nowMs, nil)
+	return v.due == 0 && v.scanned >= s.store.MaxOffset(timerTopic, 0)
+}
+
 // timerView is what the metrics read of the timer (the timer gauges of
 // 5.3.3's store metrics).
 type timerView struct {

@@ -37,8 +37,6 @@ const (
 	reviveTopicPrefix      = protocol.ReviveTopicPrefix
 	syncBrokerMemberPrefix = sysTopicPrefix + "SYNC_BROKER_MEMBER_"
 	timerTopic             = sysTopicPrefix + "wheel_timer"
-	// reviveQueueNum is 5.x BrokerConfig.reviveQueueNum's default.
-	reviveQueueNum = 8
 )
 
 // topicTable is TopicConfigManager: the broker's topics with their data
@@ -129,7 +127,7 @@ func builtinTopics(c *conf.BrokerConfig, l line) []protocol.TopicConfig {
 	}
 	out = append(out, queues(c.BrokerClusterName+"_"+replyTopicPostfix, 1, -1))
 	if l.makesFiveSystemTopics() {
-		out = append(out, queues(reviveTopicPrefix+c.BrokerClusterName, reviveQueueNum, -1),
+		out = append(out, queues(reviveTopicPrefix+c.BrokerClusterName, c.ReviveQueueNum, -1),
 			queues(syncBrokerMemberPrefix+c.BrokerName, 1, protocol.PermInherit),
 			queues(TopicTransHalf, 1, -1), queues(TopicTransOp, 1, -1), queues(timerTopic, 1, -1))
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/configfile"
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/storeconf"
 	"github.com/rmqgo/rmqgo/internal/tlsconf"
 	"github.com/rmqgo/rmqgo/remoting"
@@ -124,9 +125,18 @@ func (b *Broker) wireServices(o Options) error {
 	}
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
-	st.SetArrivalListener(b.holds.onArrival)
-	b.handlers = b.newHandlers(o, redirects{line: b.line, now: now, maxLevel: int32(len(delays))})
+	b.popPolling = newPopPolling(now, b.settings)
+	st.SetArrivalListener(func(a store.Arrival) {
+		b.holds.onArrival(a)
+		b.popPolling.onArrival(a)
+	})
+	rd := redirects{line: b.line, now: now, maxLevel: int32(len(delays))}
+	b.handlers = b.newHandlers(o, rd)
 	b.holds.rerun = b.handlers.pull.rerunPull
+	b.popPolling.rerun = b.handlers.pop.popMessage
+	b.revive = &reviveService{log: log, now: now, line: b.line, settings: b.settings, id: b.id, store: st, topics: b.topics,
+		groups: b.groups, offsets: b.offsets, records: b.handlers.pop.records, redirects: rd, timer: b.timer,
+		master: b.runsMasterServices}
 	return nil
 }
 
@@ -134,7 +144,14 @@ func (b *Broker) wireServices(o Options) error {
 func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 	log, now, st, set, l := o.Logger, o.Now, b.store, b.settings, b.line
 	rp := replier{version: l.version()}
+	records := &reviveWriter{line: l, now: now, id: b.id, store: st, redirects: rd,
+		topic: protocol.ReviveTopic(o.Configs.Broker.BrokerClusterName)}
+	locks := &popLocks{}
 	return handlers{
+		pop: &popService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st, topics: b.topics,
+			groups: b.groups, filters: b.filters, offsets: b.offsets, records: records, polling: b.popPolling, locks: locks},
+		acks: &ackService{replier: rp, line: l, log: log, now: now, store: st, topics: b.topics, offsets: b.offsets,
+			records: records, locks: locks},
 		send: &sendService{replier: rp, line: l, settings: set, id: b.id, store: st, topics: b.topics, groups: b.groups,
 			stats: b.brokerStats, metrics: b.metrics, redirects: rd},
 		pull: &pullService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st, topics: b.topics,
@@ -290,7 +307,7 @@ func (b *Broker) wireMetrics(o Options) {
 	rt := b.handlers.runtime
 	b.metricsServer = &metricsServer{log: o.Logger, metrics: b.metrics, addr: b.metricsAddr, src: &metricsSources{
 		line: b.line, settings: b.settings, topics: b.topics, groups: b.groups, clients: b.clients, offsets: b.offsets,
-		store: b.store, timer: b.timer, reviveQueues: popReviveQueueNum,
+		store: b.store, timer: b.timer, reviveQueues: o.Configs.Broker.ReviveQueueNum,
 		queued:   func(k poolKind) int { n, _ := rt.poolLoad(k); return n },
 		earliest: func() int64 { return rt.earliestMessageTime(b.settings.load()) },
 	}}

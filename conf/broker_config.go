@@ -327,6 +327,44 @@ type BrokerConfig struct {
 	// QUERY_ASSIGNMENT reads are fetched again from the name server, in ms
 	// (5.x key).
 	LoadBalancePollNameServerInterval int32 `prop:"loadBalancePollNameServerInterval,since=5"`
+	// ReviveQueueNum is how many queues the POP revive topic has, and how
+	// many revive threads read them (5.x key).
+	ReviveQueueNum int32 `prop:"reviveQueueNum,since=5"`
+	// ReviveInterval is the pause between two rounds of a revive thread,
+	// in ms (5.x key).
+	ReviveInterval int64 `prop:"reviveInterval,since=5"`
+	// ReviveMaxSlow bounds the idle back-off of a revive thread, in
+	// intervals (5.x key).
+	ReviveMaxSlow int64 `prop:"reviveMaxSlow,since=5"`
+	// ReviveScanTime bounds the read phase of a revive round, in ms (5.x
+	// key).
+	ReviveScanTime int64 `prop:"reviveScanTime,since=5"`
+	// PopFromRetryProbability is the share of POP requests, in percent,
+	// that read the POP retry topic first (5.x key).
+	PopFromRetryProbability int32 `prop:"popFromRetryProbability,since=5"`
+	// EnableRetryTopicV2 names POP retry topics %RETRY%group+topic instead
+	// of %RETRY%group_topic (5.x key).
+	EnableRetryTopicV2 bool `prop:"enableRetryTopicV2,since=5"`
+	// RetrieveMessageFromPopRetryTopicV1 has half the POP requests read
+	// the V1 retry topic while V2 names are in use (5.x key).
+	RetrieveMessageFromPopRetryTopicV1 bool `prop:"retrieveMessageFromPopRetryTopicV1,since=5"`
+	// InitPopOffsetByCheckMsgInMem starts a new POP group at offset 0 when
+	// the queue's first message is still in memory (5.x key).
+	InitPopOffsetByCheckMsgInMem bool `prop:"initPopOffsetByCheckMsgInMem,since=5"`
+	// PopPollingSize bounds the POP requests held on one queue key (5.x
+	// key).
+	PopPollingSize int32 `prop:"popPollingSize,since=5"`
+	// MaxPopPollingSize bounds the POP requests held in all (5.x key).
+	MaxPopPollingSize int32 `prop:"maxPopPollingSize,since=5"`
+	// PopResponseReturnActualRetryTopic returns messages of a POP retry
+	// topic as stored, under the retry topic's name (5.x key).
+	PopResponseReturnActualRetryTopic bool `prop:"popResponseReturnActualRetryTopic,since=5"`
+	// PopLongPollingForceNotifyInterval wakes a held POP request whatever
+	// its filter at every Nth queue offset (5.x key).
+	PopLongPollingForceNotifyInterval int64 `prop:"popLongPollingForceNotifyInterval,since=5"`
+	// SkipWhenCKRePutReachMaxTimes drops a POP checkpoint the revive
+	// service failed to revive 17 times (5.x key).
+	SkipWhenCKRePutReachMaxTimes bool `prop:"skipWhenCKRePutReachMaxTimes,since=5"`
 
 	src origins
 }
@@ -468,6 +506,16 @@ func DefaultBrokerConfig(env Env) *BrokerConfig {
 		EnableCreateSysGroup:                   true,
 		ServerLoadBalancerEnable:               true,
 		LoadBalancePollNameServerInterval:      30000,
+		ReviveQueueNum:                         8,
+		ReviveInterval:                         1000,
+		ReviveMaxSlow:                          3,
+		ReviveScanTime:                         10000,
+		PopFromRetryProbability:                20,
+		RetrieveMessageFromPopRetryTopicV1:     true,
+		InitPopOffsetByCheckMsgInMem:           true,
+		PopPollingSize:                         1024,
+		MaxPopPollingSize:                      100000,
+		PopLongPollingForceNotifyInterval:      800,
 	}
 }
 

@@ -178,9 +178,9 @@ func TestLine5PropertiesListJava533Keys(t *testing.T) {
 func TestLine5JavaFiveOnlyKeysUpdateAndWarn(t *testing.T) {
 	env := testEnv()
 	env.Vars["RMQGO_LINE"] = "5"
-	b, ws, cl, path := brokerFromFile(t, "brokerName = broker-a\nenablePopLog=false\nreviveQueueNum=4\n", env)
+	b, ws, cl, path := brokerFromFile(t, "brokerName = broker-a\nenablePopLog=false\npopCkMaxBufferSize=4\n", env)
 	require.Len(t, ws, 1)
-	assert.Equal(t, "reviveQueueNum", ws[0].Key)
+	assert.Equal(t, "popCkMaxBufferSize", ws[0].Key)
 	assert.Contains(t, ws[0].Message, "does not implement")
 
 	cfg := b.NewConfiguration(true)
@@ -190,7 +190,7 @@ func TestLine5JavaFiveOnlyKeysUpdateAndWarn(t *testing.T) {
 	props, err := ParseProperties([]byte(cfg.PropertiesString()), "text")
 	require.NoError(t, err)
 	assert.Equal(t, "true", props.Map()["enablePopLog"])
-	assert.Equal(t, "4", props.Map()["reviveQueueNum"])
+	assert.Equal(t, "4", props.Map()["popCkMaxBufferSize"])
 	written, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(written), "enablePopLog=true\n")
@@ -207,7 +207,7 @@ func TestLine5JavaFiveOnlyKeysUpdateAndWarn(t *testing.T) {
 	for _, w := range ws {
 		keys = append(keys, w.Key)
 	}
-	assert.ElementsMatch(t, []string{"isScanAvailableNameSrv", "enablePopLog", "reviveQueueNum"}, keys)
+	assert.ElementsMatch(t, []string{"isScanAvailableNameSrv", "enablePopLog", "popCkMaxBufferSize"}, keys)
 }
 
 // brokerFromFile writes a broker.conf with content and loads it as

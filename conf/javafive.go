@@ -101,15 +101,15 @@ const (
 		enableNotifyAfterPopOrderLockRelease=true
 		enableNotifyBeforePopCalculateLag=true enablePopBatchAck=false
 		enablePopBufferMerge=false enablePopLog=false
-		enablePopMessageThreshold=false enableRetryTopicV2=false
+		enablePopMessageThreshold=false 
 		enableSingleTopicRegister=false enableSkipLongAwaitingAck=false
 		estimateAccumulation=true forwardTimeout=3000
 		globalColdReadThreshold=104857600 initAuthenticationUser
-		initPopOffsetByCheckMsgInMem=true innerClientAuthenticationCredentials
+		 innerClientAuthenticationCredentials
 		isBrokerContainer=false isInBrokerContainer=false listenPort
 		loadBalanceProcessorThreadPoolNums=32
 		loadBalanceThreadPoolQueueCapacity=100000 lockInStrictMode=false
-		maxPopPollingSize=100000 metricGrpcExporterIntervalInMills=60000
+		 metricGrpcExporterIntervalInMills=60000
 		metricGrpcExporterTimeOutInMills=3000
 		metricLoggingExporterIntervalInMills=10000
 		metricsGrpcExporterHeader= metricsGrpcExporterTarget=
@@ -117,16 +117,16 @@ const (
 		popCkOffsetMaxQueueSize=20000 popCkStayBufferTime=10000
 		popCkStayBufferTimeOut=3000 popConsumerFSServiceInit=true
 		popConsumerKVServiceEnable=false popConsumerKVServiceInit=false
-		popConsumerKVServiceLog=false popFromRetryProbability=20
-		popInflightMessageThreshold=10000 popLongPollingForceNotifyInterval=800
-		popPollingMapSize=100000 popPollingSize=1024
-		popResponseReturnActualRetryTopic=false popReviveMaxAttemptTimes=16
+		popConsumerKVServiceLog=false 
+		popInflightMessageThreshold=10000 
+		popPollingMapSize=100000 
+		 popReviveMaxAttemptTimes=16
 		popReviveMaxReturnSizePerRead=16384 printChannelGroups=false
 		printChannelGroupsMinNum=5 realTimeNotifyConsumerChange=true
-		recallMessageEnable=false retrieveMessageFromPopRetryTopicV1=true
-		reviveAckWaitMs=180000 reviveInterval=1000 reviveMaxSlow=3
-		reviveQueueNum=8 reviveScanTime=10000
-		skipWhenCKRePutReachMaxTimes=false
+		recallMessageEnable=false 
+		reviveAckWaitMs=180000  
+		 
+		
 		statefulAuthenticationCacheExpiredSecond
 		statefulAuthenticationCacheMaxNum statefulAuthorizationCacheExpiredSecond
 		statefulAuthorizationCacheMaxNum syncBrokerMemberGroupPeriod=1000

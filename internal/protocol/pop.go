@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/base64"
 	"errors"
 	"strconv"
 	"strings"
@@ -462,4 +463,112 @@ func orNull(s string) string {
 		return "null"
 	}
 	return s
+}
+
+// BatchAck is one entry of BATCH_ACK_MESSAGE's body: the acked messages
+// of one checkpoint (pop.md §2.4). Its bit set holds offsets: bit i is
+// queue offset StartOffset+i.
+type BatchAck struct {
+	ConsumerGroup string // c
+	Topic         string // t: the normal topic
+	Retry         string // r: the retry flag, "0", "1" or "2"
+	StartOffset   int64  // so
+	QueueID       int32  // q
+	ReviveQueueID int32  // rq
+	PopTime       int64  // pt
+	InvisibleTime int64  // it
+	Bits          []byte // b: java.util.BitSet.toByteArray (bit i is bit i%8 of byte i/8)
+}
+
+// AckedOffsets are the queue offsets the bit set names, in order.
+func (b *BatchAck) AckedOffsets() []int64 {
+	var out []int64
+	for i, v := range b.Bits {
+		for bit := range 8 {
+			if v&(1<<bit) != 0 {
+				out = append(out, b.StartOffset+int64(i*8+bit))
+			}
+		}
+	}
+	return out
+}
+
+// BatchAckMessageRequestBody is BATCH_ACK_MESSAGE's body.
+type BatchAckMessageRequestBody struct {
+	BrokerName string
+	Acks       []BatchAck
+}
+
+// DecodeBatchAckMessageRequestBody reads the body as fastjson does: the
+// short keys or the long names, the bit set as Base64 or as an array of
+// byte values.
+func DecodeBatchAckMessageRequestBody(data []byte) (*BatchAckMessageRequestBody, error) {
+	body := &BatchAckMessageRequestBody{}
+	err := decodeBean(data, func(r *fastjson.Reader, prop string) (err error) {
+		switch prop {
+		case "brokername":
+			body.BrokerName, err = r.Str()
+		case "acks":
+			body.Acks, err = readList(r, decodeBatchAck)
+		default:
+			err = r.Skip()
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+func decodeBatchAck(r *fastjson.Reader) (BatchAck, error) {
+	var b BatchAck
+	err := r.Object(func(prop string) (err error) {
+		switch prop {
+		case "c", "consumergroup":
+			b.ConsumerGroup, err = r.Str()
+		case "t", "topic":
+			b.Topic, err = r.Str()
+		case "r", "retry":
+			b.Retry, err = r.Str()
+		case "so", "startoffset":
+			b.StartOffset, err = r.Long()
+		case "q", "queueid":
+			b.QueueID, err = r.Int()
+		case "rq", "revivequeueid":
+			b.ReviveQueueID, err = r.Int()
+		case "pt", "poptime":
+			b.PopTime, err = r.Long()
+		case "it", "invisibletime":
+			b.InvisibleTime, err = r.Long()
+		case "b", "bitset":
+			b.Bits, err = readBitSet(r)
+		default:
+			err = r.Skip()
+		}
+		return err
+	})
+	return b, err
+}
+
+// readBitSet reads BitSetSerializerDeserializer's forms: a Base64 string
+// of the bytes, or an array of byte values; null is empty.
+func readBitSet(r *fastjson.Reader) ([]byte, error) {
+	if r.Null() {
+		return nil, nil
+	}
+	if r.Peek() == '[' {
+		var out []byte
+		err := r.Array(func() error {
+			v, err := r.Int()
+			out = append(out, byte(v))
+			return err
+		})
+		return out, err
+	}
+	s, err := r.Str()
+	if err != nil {
+		return nil, err
+	}
+	return base64.StdEncoding.DecodeString(s)
 }

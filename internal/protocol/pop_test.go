@@ -139,3 +139,22 @@ func TestPopInfoStrings(t *testing.T) {
 	_, err = ParsePopInfo("0 0")
 	assert.Error(t, err, "two fields")
 }
+
+// BATCH_ACK_MESSAGE's body as BatchAckTest writes it: the bit set as
+// Base64 of BitSet.toByteArray ({0,2,9} is 05 02, "BQI="), or as an array
+// of byte values; long names read too.
+func TestBatchAckBodyReads(t *testing.T) {
+	body, err := DecodeBatchAckMessageRequestBody([]byte(`{"acks":[{"b":"BQI=","c":"G","it":60000,"pt":1700000000000,"q":1,"r":"0","rq":3,"so":100,"t":"T"}],"brokerName":"broker-a"}`))
+	require.NoError(t, err)
+	require.Len(t, body.Acks, 1)
+	a := body.Acks[0]
+	assert.Equal(t, "broker-a", body.BrokerName)
+	assert.Equal(t, BatchAck{ConsumerGroup: "G", Topic: "T", Retry: "0", StartOffset: 100, QueueID: 1, ReviveQueueID: 3,
+		PopTime: 1700000000000, InvisibleTime: 60000, Bits: []byte{5, 2}}, a)
+	assert.Equal(t, []int64{100, 102, 109}, a.AckedOffsets())
+
+	body, err = DecodeBatchAckMessageRequestBody([]byte(`{"acks":[{"bitSet":[5,2],"consumerGroup":"G","startOffset":7,"retry":"1"}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, []int64{7, 9, 16}, body.Acks[0].AckedOffsets())
+	assert.Equal(t, "1", body.Acks[0].Retry)
+}
