@@ -41,6 +41,7 @@ type Broker struct {
 	// popPolling holds the POP requests that wait for messages, revive
 	// puts back what POP consumers did not ack (5.x).
 	popPolling *popPolling
+	notifies   *popPolling
 	revive     *reviveService
 	reg        *registrar
 	ha         *replication
@@ -130,6 +131,7 @@ func (b *Broker) startServices() {
 	}
 	if b.line.five() {
 		b.goService(b.popPolling.loop)
+		b.goService(b.notifies.loop)
 		b.startRevive(set.Broker.ReviveQueueNum)
 	}
 	if b.slaveSync != nil {
@@ -224,6 +226,7 @@ func (b *Broker) Close() error {
 		close(b.stop)
 		b.holds.closeAll()
 		b.popPolling.closeAll()
+		b.notifies.closeAll()
 		var errs []error
 		for _, s := range b.servers {
 			errs = append(errs, s.Shutdown())

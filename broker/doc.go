@@ -34,8 +34,9 @@
 //	query_assignment.go allocate.go topic_routes.go    requestModes (5.x): PULL or POP per group and
 //	                                                    topic, QUERY_ASSIGNMENT's share of the route's queues
 //	admin_timer.go                                      timerSync (5.x): a slave's timer checkpoint and metrics
-//	pop.go pop_queue.go pop_polling.go                  popService (5.x): POP_MESSAGE, the queues it reads,
-//	                                                    the pops held for messages
+//	pop.go pop_queue.go pop_polling.go pop_notify.go    popService (5.x): POP_MESSAGE, the queues it reads,
+//	                                                    the pops held for messages; NOTIFICATION,
+//	                                                    POLLING_INFO, PEEK_MESSAGE
 //	pop_ack.go pop_invisible.go                         ackService (5.x): ACK, BATCH_ACK, CHANGE_INVISIBLETIME
 //	pop_records.go pop_revive.go                        the revive topic's ck/ack records, and the revive
 //	                                                    service that puts unacked pops into the retry topic

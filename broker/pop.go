@@ -116,6 +116,7 @@ type popService struct {
 	offsets  *offsetTable
 	records  *reviveWriter
 	polling  *popPolling
+	notifies *popPolling // NOTIFICATION's held requests
 	locks    *popLocks
 	orders   popOrderInfo // nil: orderly pops are served as normal ones
 	// ckCount picks the revive queue of each request in turn
@@ -157,7 +158,9 @@ func (s *popService) popMessage(req *remoting.Request) *remoting.Command {
 		}
 		return nil
 	}
-	switch s.polling.hold(req, h, r, seq, s.now().UnixMilli()) {
+	spec := pollSpec{topic: h.topic, group: h.group, queueID: h.queueID, bornTime: h.bornTime, pollTime: h.pollTime,
+		tags: r.tags, props: r.props}
+	switch s.polling.hold(req, spec, seq, s.now().UnixMilli()) {
 	case pollHeld:
 		return nil
 	case pollFull:
@@ -242,7 +245,7 @@ type popRound struct {
 // which retry topic.
 func (s *popService) newRound(h *popHeader, sub subscriptionData, set *settings) *popRound {
 	c := set.Broker
-	r := &popRound{h: h, popTime: s.now().UnixMilli(), randomQ: rand.IntN(100), tags: tagFilter(sub)}
+	r := &popRound{h: h, popTime: s.now().UnixMilli(), randomQ: s.dice(), tags: tagFilter(sub)}
 	r.reviveQid = protocol.OrderReviveQueue
 	if !h.order {
 		r.reviveQid = int32(s.ckCount.Add(1)-1) % max(c.ReviveQueueNum, 1)
@@ -255,6 +258,10 @@ func (s *popService) newRound(h *popHeader, sub subscriptionData, set *settings)
 	}
 	return r
 }
+
+// dice is a request's random number in [0, 100): which queue it reads
+// first, and whether it reads the retry topic first.
+func (s *popService) dice() int { return rand.IntN(100) }
 
 // filterOf sets the SQL92 filter of a request whose expression type asks
 // for one.

@@ -62,10 +62,24 @@ func (p *heldPop) wants(a store.Arrival) bool {
 	return p.props == nil || a.Properties == nil || p.props(a.Properties)
 }
 
-// popPolling holds the pops.
+// pollSpec is what a held request waits for.
+type pollSpec struct {
+	topic, group string
+	queueID      int32
+	bornTime     int64
+	pollTime     int64
+	tags         store.TagFilter
+	props        store.PropertyFilter
+}
+
+// popPolling holds the pops (and, a second one, the NOTIFICATION
+// requests, woken latest first).
 type popPolling struct {
 	now      func() time.Time
 	settings *liveSettings
+	// wakeLast wakes the request whose time ends last first
+	// (NOTIFICATION's service), else the first.
+	wakeLast bool
 	// rerun serves a woken pop again, on the pool that served it.
 	rerun remoting.Handler
 
@@ -100,14 +114,14 @@ func (p *popPolling) arrivals(topic, group string) uint64 {
 	return p.seqs[topic]
 }
 
-// hold decides whether a pop that found nothing waits (polling).
-func (p *popPolling) hold(req *remoting.Request, h *popHeader, r *popRound, seq uint64, now int64) pollResult {
-	if h.pollTime <= 0 {
+// hold decides whether a request that found nothing waits (polling).
+func (p *popPolling) hold(req *remoting.Request, spec pollSpec, seq uint64, now int64) pollResult {
+	if spec.pollTime <= 0 {
 		return pollNot
 	}
 	c := p.settings.load().Broker
-	hp := &heldPop{req: req, expired: h.bornTime + h.pollTime, tags: r.tags, props: r.props}
-	key := pollKey(h.topic, h.group, h.queueID)
+	hp := &heldPop{req: req, expired: spec.bornTime + spec.pollTime, tags: spec.tags, props: spec.props}
+	key := pollKey(spec.topic, spec.group, spec.queueID)
 	p.mu.Lock()
 	switch {
 	case p.closed:
@@ -132,7 +146,7 @@ func (p *popPolling) hold(req *remoting.Request, h *popHeader, r *popRound, seq 
 	})
 	p.held[key] = slices.Insert(list, i, hp)
 	p.total++
-	raced := p.seqs[h.topic] != seq
+	raced := p.seqs[spec.topic] != seq
 	var woken *heldPop
 	if raced {
 		woken = p.takeLocked(key, hp)
@@ -170,14 +184,34 @@ func (p *popPolling) onArrival(a store.Arrival) {
 	}
 }
 
-// firstWanting takes the first pop of key if it wants the message (or
-// force); nil when none.
+// firstWanting takes the next request of key to wake if it wants the
+// message (or force); nil when none.
 func (p *popPolling) firstWanting(key string, a store.Arrival, force bool) *heldPop {
-	list := p.held[key]
-	if len(list) == 0 || !force && !list[0].wants(a) {
+	hp := p.nextLocked(key)
+	if hp == nil || !force && !hp.wants(a) {
 		return nil
 	}
-	return p.takeLocked(key, list[0])
+	return p.takeLocked(key, hp)
+}
+
+// nextLocked is the request of key to wake next: the first, or the last
+// with wakeLast.
+func (p *popPolling) nextLocked(key string) *heldPop {
+	list := p.held[key]
+	switch {
+	case len(list) == 0:
+		return nil
+	case p.wakeLast:
+		return list[len(list)-1]
+	}
+	return list[0]
+}
+
+// heldOn is how many requests wait on a key (POLLING_INFO).
+func (p *popPolling) heldOn(topic, group string, queueID int32) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.held[pollKey(topic, group, queueID)])
 }
 
 // wakeOne wakes the first pop of a key whatever its filter (a pop that
@@ -186,8 +220,8 @@ func (p *popPolling) wakeOne(topic, group string, queueID int32) {
 	key := pollKey(topic, group, queueID)
 	p.mu.Lock()
 	var hp *heldPop
-	if list := p.held[key]; len(list) > 0 {
-		hp = p.takeLocked(key, list[0])
+	if next := p.nextLocked(key); next != nil {
+		hp = p.takeLocked(key, next)
 	}
 	p.mu.Unlock()
 	p.wake(hp)

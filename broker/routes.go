@@ -90,6 +90,9 @@ func (h *handlers) routes() []route {
 		// time on their own pool in Java (ackMessageExecutor), on the
 		// consumer pool here.
 		{code: remoting.PopMessage, pool: pullPool, handler: h.pop.popMessage, fiveOnly: true},
+		{code: remoting.Notification, pool: pullPool, handler: h.pop.notification, fiveOnly: true},
+		{code: remoting.PollingInfo, pool: pullPool, handler: h.pop.pollingInfo, fiveOnly: true},
+		{code: remoting.PeekMessage, pool: pullPool, handler: h.pop.peekMessage, fiveOnly: true},
 		{code: remoting.AckMessage, pool: consumerPool, handler: h.acks.ackMessage, fiveOnly: true},
 		{code: remoting.BatchAckMessage, pool: consumerPool, handler: h.acks.batchAckMessage, fiveOnly: true},
 		{code: remoting.ChangeMessageInvisibletime, pool: consumerPool, handler: h.acks.changeInvisibleTime, fiveOnly: true},

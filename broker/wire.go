@@ -126,14 +126,18 @@ func (b *Broker) wireServices(o Options) error {
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
 	b.popPolling = newPopPolling(now, b.settings)
+	b.notifies = newPopPolling(now, b.settings)
+	b.notifies.wakeLast = true
 	st.SetArrivalListener(func(a store.Arrival) {
 		b.holds.onArrival(a)
 		b.popPolling.onArrival(a)
+		b.notifies.onArrival(a)
 	})
 	rd := redirects{line: b.line, now: now, maxLevel: int32(len(delays))}
 	b.handlers = b.newHandlers(o, rd)
 	b.holds.rerun = b.handlers.pull.rerunPull
 	b.popPolling.rerun = b.handlers.pop.popMessage
+	b.notifies.rerun = b.handlers.pop.notification
 	b.revive = &reviveService{log: log, now: now, line: b.line, settings: b.settings, id: b.id, store: st, topics: b.topics,
 		groups: b.groups, offsets: b.offsets, records: b.handlers.pop.records, redirects: rd, timer: b.timer,
 		master: b.runsMasterServices}
@@ -149,7 +153,7 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 	locks := &popLocks{}
 	return handlers{
 		pop: &popService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st, topics: b.topics,
-			groups: b.groups, filters: b.filters, offsets: b.offsets, records: records, polling: b.popPolling, locks: locks},
+			groups: b.groups, filters: b.filters, offsets: b.offsets, records: records, polling: b.popPolling, notifies: b.notifies, locks: locks},
 		acks: &ackService{replier: rp, line: l, log: log, now: now, store: st, topics: b.topics, offsets: b.offsets,
 			records: records, locks: locks},
 		send: &sendService{replier: rp, line: l, settings: set, id: b.id, store: st, topics: b.topics, groups: b.groups,
