@@ -63,7 +63,8 @@
 // Tables (each owns its lock and its config/*.json file): topics.go,
 // groups.go, offsets.go, consumer_filters.go (with bloom_filter.go),
 // clients.go; the request modes' messageRequestMode.json (5.x) beside
-// their codes in query_assignment.go. Background services: register.go (name-server
+// their codes in query_assignment.go; orderly POP's consumerOrderInfo.json
+// (5.x) and its lock-free wake-up timers in pop_order.go. Background services: register.go (name-server
 // registration), replication.go (HA roles) with slave_sync.go (a slave's
 // copy of its master's tables), schedule.go (delay levels), timer.go (5.x timers),
 // transaction_check.go, broker_stats.go with stats_items.go and

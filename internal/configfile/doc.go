@@ -13,11 +13,13 @@
 //	subscriptionGroup.json  protocol.SubscriptionGroupWrapper       consumer groups + dataVersion
 //	consumerFilter.json     protocol.ConsumerFilterWrapper          topic -> group -> filter
 //	messageRequestMode.json protocol.MessageRequestModeWrapper      topic -> group -> PULL or POP (5.x)
+//	consumerOrderInfo.json  protocol.ConsumerOrderInfoWrapper       "topic@group" -> {queueId: last orderly pop} (5.x)
 //	X.bak                   the previous content of X
 //	X.tmp                   the next content of X while it is written
 //
 // Each is written as fastjson's PrettyFormat writes it (tabs, integer
-// map keys bare, see protocol.PrettyJSON) with the field set of one
+// map keys bare, java.util.List fields one element a line; see
+// fastjson.Pretty and PrettyLists) with the field set of one
 // release line (protocol.Line4 or Line5), so the bytes are what a Java
 // broker of that line writes for the same content, map entries aside:
 // Java writes them in hash order, this package sorted, and neither reader

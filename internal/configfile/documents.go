@@ -18,6 +18,8 @@ const (
 	ConsumerFilterFile    = "consumerFilter.json"
 	// MessageRequestModeFile is 5.x's (MessageRequestModeManager).
 	MessageRequestModeFile = "messageRequestMode.json"
+	// ConsumerOrderInfoFile is 5.x's (ConsumerOrderInfoManager).
+	ConsumerOrderInfoFile = "consumerOrderInfo.json"
 )
 
 // Dir is a store's config directory, ${storePathRootDir}/config, and the
@@ -34,10 +36,11 @@ type Dir struct {
 func (d Dir) File(name string) string { return filepath.Join(d.Path, name) }
 
 // Encode returns the file content Persist writes for a document: the
-// compact form of d.Line in fastjson's PrettyFormat.
-func (d Dir) Encode(appendJSON func(dst []byte, line protocol.Line) []byte) ([]byte, error) {
+// compact form of d.Line in fastjson's PrettyFormat, lists naming the
+// document's java.util.List properties (fastjson.PrettyLists).
+func (d Dir) Encode(appendJSON func(dst []byte, line protocol.Line) []byte, lists ...string) ([]byte, error) {
 	compact := appendJSON(make([]byte, 0, 4096), d.Line)
-	pretty, err := fastjson.Pretty(make([]byte, 0, len(compact)+len(compact)/2), compact)
+	pretty, err := fastjson.PrettyLists(make([]byte, 0, len(compact)+len(compact)/2), compact, lists...)
 	if err != nil {
 		return nil, fmt.Errorf("%w: encode: %w", ErrPersist, err)
 	}
@@ -45,8 +48,8 @@ func (d Dir) Encode(appendJSON func(dst []byte, line protocol.Line) []byte) ([]b
 }
 
 // persistDoc encodes and persists one document.
-func (d Dir) persistDoc(name string, appendJSON func(dst []byte, line protocol.Line) []byte) error {
-	content, err := d.Encode(appendJSON)
+func (d Dir) persistDoc(name string, appendJSON func(dst []byte, line protocol.Line) []byte, lists ...string) error {
+	content, err := d.Encode(appendJSON, lists...)
 	if err != nil {
 		return err
 	}
@@ -155,4 +158,20 @@ func (d Dir) LoadMessageRequestModes() (*protocol.MessageRequestModeWrapper, Res
 // PersistMessageRequestModes writes messageRequestMode.json.
 func (d Dir) PersistMessageRequestModes(w *protocol.MessageRequestModeWrapper) error {
 	return d.persistDoc(MessageRequestModeFile, w.AppendJSON)
+}
+
+// LoadConsumerOrderInfo loads consumerOrderInfo.json (5.x); an absent
+// file gives an empty table.
+func (d Dir) LoadConsumerOrderInfo() (*protocol.ConsumerOrderInfoWrapper, Result, error) {
+	return loadDoc(d, ConsumerOrderInfoFile, protocol.DecodeConsumerOrderInfoWrapper,
+		func() *protocol.ConsumerOrderInfoWrapper {
+			return &protocol.ConsumerOrderInfoWrapper{Table: map[string]map[int32]*protocol.OrderInfo{}}
+		})
+}
+
+// PersistConsumerOrderInfo writes consumerOrderInfo.json. Java drops
+// stale entries before writing (ConsumerOrderInfoManager.autoClean); that
+// is the owner's.
+func (d Dir) PersistConsumerOrderInfo(w *protocol.ConsumerOrderInfoWrapper) error {
+	return d.persistDoc(ConsumerOrderInfoFile, w.AppendJSON, protocol.OrderInfoLists...)
 }

@@ -1,6 +1,7 @@
 package configfile
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -70,12 +71,35 @@ func documents() map[string]roundTrip {
 	}
 }
 
+// documents5 are the documents only 5.x has (with Java-written files
+// in goldenDir).
+func documents5() map[string]roundTrip {
+	return map[string]roundTrip{
+		ConsumerOrderInfoFile: func(src, dst Dir) (Result, error) {
+			w, res, err := src.LoadConsumerOrderInfo()
+			if err != nil {
+				return res, err
+			}
+			return res, dst.PersistConsumerOrderInfo(w)
+		},
+	}
+}
+
+// lineDocuments are the documents of a line.
+func lineDocuments(line protocol.Line) map[string]roundTrip {
+	docs := documents()
+	if line == protocol.Line5 {
+		maps.Copy(docs, documents5())
+	}
+	return docs
+}
+
 // TestJavaFilesRoundTrip: a file Java wrote, loaded and persisted again
 // for the same line, has Java's bytes.
 func TestJavaFilesRoundTrip(t *testing.T) {
 	for _, l := range lines {
 		for _, sub := range []string{"", "empty"} {
-			for name, rt := range documents() {
+			for name, rt := range lineDocuments(l.line) {
 				golden := filepath.Join(goldenDir, l.dir, sub, name)
 				t.Run(golden, func(t *testing.T) {
 					want, err := os.ReadFile(golden)
@@ -97,7 +121,7 @@ func TestJavaFilesRoundTrip(t *testing.T) {
 // TestJavaBackupRead: Java's file as the backup of a corrupt main file.
 func TestJavaBackupRead(t *testing.T) {
 	for _, l := range lines {
-		for name, rt := range documents() {
+		for name, rt := range lineDocuments(l.line) {
 			want, err := os.ReadFile(filepath.Join(goldenDir, l.dir, name))
 			require.NoError(t, err)
 			src := Dir{Path: t.TempDir(), Line: l.line}
@@ -153,14 +177,17 @@ func TestLoadNothing(t *testing.T) {
 	filters, _, err := d.LoadConsumerFilters()
 	require.NoError(t, err)
 	assert.NotNil(t, filters.FilterDataByTopic)
+	orders, _, err := d.LoadConsumerOrderInfo()
+	require.NoError(t, err)
+	assert.NotNil(t, orders.Table)
 	assert.NoDirExists(t, d.Path, "loading creates nothing")
 }
 
 // TestLoadCorruptBackupFails: Java's broker exits when the backup of an
 // unusable file does not parse; Load reports it, naming the file.
 func TestLoadCorruptBackupFails(t *testing.T) {
-	d := Dir{Path: t.TempDir(), Line: protocol.Line4}
-	for name := range documents() {
+	d := Dir{Path: t.TempDir(), Line: protocol.Line5}
+	for name := range lineDocuments(d.Line) {
 		require.NoError(t, os.WriteFile(d.File(name), []byte("{"), 0o644))
 		require.NoError(t, os.WriteFile(d.File(name)+BackupSuffix, []byte("[1]"), 0o644))
 	}
@@ -172,6 +199,8 @@ func TestLoadCorruptBackupFails(t *testing.T) {
 	assert.ErrorIs(t, err, ErrLoad)
 	_, _, err = d.LoadSubscriptionGroups()
 	assert.ErrorIs(t, err, ErrLoad)
+	_, _, err = d.LoadConsumerOrderInfo()
+	assert.ErrorIs(t, err, ErrLoad)
 	_, _, err = d.LoadConsumerFilters()
 	require.ErrorIs(t, err, ErrLoad)
 	assert.Contains(t, err.Error(), d.File(ConsumerFilterFile)+BackupSuffix)
@@ -180,8 +209,8 @@ func TestLoadCorruptBackupFails(t *testing.T) {
 // TestLoadJavaBrokerStores loads every config file a real Java broker
 // wrote under testdata/store/java-*/store/config (produced by the store
 // fixtures generator), the .bak files included. Files of features this
-// package does not cover (lmqConsumerOffset.json, 5.x pop and timer
-// files) are skipped.
+// package does not cover (lmqConsumerOffset.json, 5.x timer files) are
+// skipped.
 func TestLoadJavaBrokerStores(t *testing.T) {
 	files, err := filepath.Glob("../../testdata/store/java-*/store/config/*.json*")
 	require.NoError(t, err)
@@ -192,7 +221,11 @@ func TestLoadJavaBrokerStores(t *testing.T) {
 		if strings.HasSuffix(f, TempSuffix) {
 			continue
 		}
-		rt, ok := documents()[base]
+		line := protocol.Line4
+		if strings.Contains(f, "/java-5.") {
+			line = protocol.Line5
+		}
+		rt, ok := lineDocuments(line)[base]
 		if !ok {
 			t.Logf("skipped %s", f)
 			continue
@@ -201,10 +234,6 @@ func TestLoadJavaBrokerStores(t *testing.T) {
 		require.NoError(t, err)
 		if len(data) == 0 {
 			continue // Java reads an empty file as absent, so do we
-		}
-		line := protocol.Line4
-		if strings.Contains(f, "/java-5.") {
-			line = protocol.Line5
 		}
 		src := Dir{Path: t.TempDir(), Line: line}
 		require.NoError(t, os.WriteFile(src.File(base), data, 0o644))

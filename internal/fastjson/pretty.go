@@ -40,16 +40,34 @@ package fastjson
 //     indented one tab deeper than the enclosing object's members' depth;
 //   - no trailing newline.
 //
-// Two fastjson cases are not reproduced because the config documents do
-// not produce them: a java.util.List field (ListSerializer breaks lines
-// between elements), and a bean whose getters all return null (Java writes
-// "{", a blank indented line and "}", this writes {}).
+// A java.util.List field is printed by ListSerializer, which breaks lines
+// between its elements; Pretty cannot tell a List from a Set or an array
+// in the compact form, so PrettyLists takes the names of the List
+// properties. One fastjson case is not reproduced because the config
+// documents do not produce it: a bean whose getters all return null (Java
+// writes "{", a blank indented line and "}", this writes {}).
 //
 // Whitespace outside strings in compact is dropped, so Pretty of its
 // own output gives the same bytes back. It returns ErrMalformed when
 // strings or brackets do not balance; dst is returned unchanged then.
-func Pretty(dst, compact []byte) ([]byte, error) {
-	p := prettyPrinter{out: dst, in: compact}
+func Pretty(dst, compact []byte) ([]byte, error) { return PrettyLists(dst, compact) }
+
+// PrettyLists is Pretty where the arrays that are the values of the bean
+// properties named in lists are java.util.List fields, which fastjson's
+// ListSerializer prints one element a line, one tab deeper than the
+// property, the closing bracket on a line of its own (an empty List is []):
+//
+//	{"o":[5,1,3]} with lists "o" becomes
+//
+//	{
+//	→"o":[
+//	→→5,
+//	→→1,
+//	→→3
+//	→]
+//	}
+func PrettyLists(dst, compact []byte, lists ...string) ([]byte, error) {
+	p := prettyPrinter{out: dst, in: compact, lists: lists}
 	start := len(dst)
 	if err := p.run(); err != nil {
 		return dst[:start], err
@@ -62,14 +80,24 @@ type prettyPrinter struct {
 	out   []byte
 	in    []byte
 	pos   int
-	stack []byte // '{' or '[' of each open container
-	depth int    // open objects: the indentation of the next member
+	stack []byte // '{', '[' or listOpen of each open container
+	depth int    // open objects and Lists: the indentation of the next member
+	// lists are the names of the List properties; key is the last
+	// quoted key read in an object.
+	lists []string
+	key   []byte
 }
+
+// listOpen marks an open List on the stack.
+const listOpen = 'L'
 
 func (p *prettyPrinter) run() error {
 	for p.skipSpace() {
 		c := p.in[p.pos]
 		p.pos++
+		if c != ':' && c != '[' {
+			p.key = nil // a key is followed by ':' and its value
+		}
 		var err error
 		switch c {
 		case '"', '\'':
@@ -77,13 +105,12 @@ func (p *prettyPrinter) run() error {
 		case '{':
 			err = p.open()
 		case '[':
-			p.stack = append(p.stack, '[')
-			p.out = append(p.out, '[')
+			p.openArray()
 		case '}', ']':
 			err = p.close(c)
 		case ',':
 			p.out = append(p.out, ',')
-			p.breakBeforeKey()
+			p.breakBeforeMember()
 		default:
 			p.out = append(p.out, c)
 		}
@@ -120,16 +147,52 @@ func (p *prettyPrinter) open() error {
 	p.stack = append(p.stack, '{')
 	p.depth++
 	p.out = append(p.out, '{')
-	p.breakBeforeKey()
+	p.breakBeforeMember()
 	return nil
 }
 
-// breakBeforeKey starts a new line before a quoted key of an object.
-func (p *prettyPrinter) breakBeforeKey() {
-	if n := len(p.stack); n == 0 || p.stack[n-1] != '{' {
+// openArray starts an array: inline, or a List when it is the value of a
+// property named in lists.
+func (p *prettyPrinter) openArray() {
+	p.out = append(p.out, '[')
+	list := p.inList()
+	p.key = nil
+	if !list {
+		p.stack = append(p.stack, '[')
 		return
 	}
-	if p.skipSpace() && (p.in[p.pos] == '"' || p.in[p.pos] == '\'') {
+	if p.skipSpace() && p.in[p.pos] == ']' {
+		p.pos++
+		p.out = append(p.out, ']')
+		return
+	}
+	p.stack = append(p.stack, listOpen)
+	p.depth++
+	p.newline(p.depth)
+}
+
+// inList tells whether the array being opened is a List property's value.
+func (p *prettyPrinter) inList() bool {
+	if n := len(p.stack); n == 0 || p.stack[n-1] != '{' || p.key == nil {
+		return false
+	}
+	for _, name := range p.lists {
+		if string(p.key) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// breakBeforeMember starts a new line before a quoted key of an object and
+// before every element of a List.
+func (p *prettyPrinter) breakBeforeMember() {
+	n := len(p.stack)
+	switch {
+	case n == 0:
+	case p.stack[n-1] == listOpen:
+		p.newline(p.depth)
+	case p.stack[n-1] == '{' && p.skipSpace() && (p.in[p.pos] == '"' || p.in[p.pos] == '\''):
 		p.newline(p.depth)
 	}
 }
@@ -139,8 +202,9 @@ func (p *prettyPrinter) close(c byte) error {
 	if n == 0 || (c == '}') != (p.stack[n-1] == '{') {
 		return p.fail("unbalanced bracket")
 	}
+	top := p.stack[n-1]
 	p.stack = p.stack[:n-1]
-	if c == '}' {
+	if top != '[' {
 		p.depth--
 		p.newline(p.depth)
 	}
@@ -166,6 +230,7 @@ func (p *prettyPrinter) copyString(q byte) error {
 			p.pos++
 		case q:
 			p.out = append(p.out, p.in[start:p.pos]...)
+			p.key = p.in[start+1 : p.pos-1]
 			return nil
 		}
 	}

@@ -33,6 +33,33 @@ func TestPrettyJSON(t *testing.T) {
 	}
 }
 
+// TestPrettyLists: the bytes are fastjson 1.2.83's PrettyFormat of a bean
+// with a List<Long> property o (and consumerOrderInfo.json's, in
+// internal/configfile's tests).
+func TestPrettyLists(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"list", `{"o":[1,null,3]}`, "{\n\t\"o\":[\n\t\t1,\n\t\tnull,\n\t\t3\n\t]\n}"},
+		{"empty list", `{"o":[]}`, "{\n\t\"o\":[]\n}"},
+		{"deeper, beside a set", `{"m":{0:{"o":[5,1],"s":[1,2]}}}`,
+			"{\n\t\"m\":{0:{\n\t\t\t\"o\":[\n\t\t\t\t5,\n\t\t\t\t1\n\t\t\t],\n\t\t\t\"s\":[1,2]\n\t\t}\n\t}\n}"},
+		{"bean in a list", `{"o":[{"x":1}]}`, "{\n\t\"o\":[\n\t\t{\n\t\t\t\"x\":1\n\t\t}\n\t]\n}"},
+		{"a value named o is no key", `{"a":["o",[1]],"b":"o"}`, "{\n\t\"a\":[\"o\",[1]],\n\t\"b\":\"o\"\n}"},
+		{"a bare key after the name", `{"o":{0:[1]}}`, "{\n\t\"o\":{0:[1]\n\t}\n}"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := PrettyLists(nil, []byte(c.in), "o")
+			require.NoError(t, err)
+			assert.Equal(t, c.want, string(got))
+			again, err := PrettyLists(nil, got, "o")
+			require.NoError(t, err)
+			assert.Equal(t, c.want, string(again), "a fixed point")
+		})
+	}
+	_, err := PrettyLists(nil, []byte(`{"o":[1}`), "o")
+	assert.ErrorIs(t, err, ErrMalformed)
+}
+
 func TestPrettyJSONMalformed(t *testing.T) {
 	for _, in := range []string{`{`, `{"a":1}}`, `[}`, `{]`, `{"a":"x}`, `{"a":"x\`, `]`} {
 		got, err := Pretty([]byte("keep"), []byte(in))
@@ -48,13 +75,15 @@ func FuzzPrettyJSON(f *testing.F) {
 	}
 	f.Add([]byte(`{"dataVersion":{"counter":1,"timestamp":1700000000000},"offsetTable":{"T@g":{0:12,1:7}},"m":{},"s":["a","b"],"l":[{"x":1}]}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		once, err := Pretty(nil, in)
-		if err != nil {
-			return
-		}
-		twice, err := Pretty(nil, once)
-		if err != nil || !bytes.Equal(once, twice) {
-			t.Fatalf("not a fixed point: %q -> %q -> %q (%v)", in, once, twice, err)
+		for _, lists := range [][]string{nil, {"o", "l"}} {
+			once, err := PrettyLists(nil, in, lists...)
+			if err != nil {
+				continue
+			}
+			twice, err := PrettyLists(nil, once, lists...)
+			if err != nil || !bytes.Equal(once, twice) {
+				t.Fatalf("not a fixed point: %q -> %q -> %q (%v)", in, once, twice, err)
+			}
 		}
 	})
 }

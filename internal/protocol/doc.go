@@ -42,6 +42,7 @@
 //	ha_runtime_info.go     HARuntimeInfo (GET_BROKER_HA_STATUS, 5.x)
 //	pop.go                 POP (5.x): the handle, the offset strings, the revive topic's records
 //	request_mode.go        the message request modes (5.x): SET_MESSAGE_REQUEST_MODE, messageRequestMode.json
+//	consumer_order_info.go orderly POP's consumerOrderInfo.json (5.x): OrderInfo per queue
 //	admin_reads.go         the decoders of the admin bodies an admin client reads
 //	java_strings.go        the toString of TopicConfig and SubscriptionGroupConfig, perm2String
 //	collections.go         the collections of Java's bodies as fastjson fills them

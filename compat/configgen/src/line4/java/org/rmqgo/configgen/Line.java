@@ -38,4 +38,8 @@ final class Line {
     /** SubscriptionGroupConfig has none of the 5.x fields. */
     static void setGroupFields5x(SubscriptionGroupConfig b) {
     }
+
+    /** 4.9.7 has no orderly POP, so no consumerOrderInfo.json. */
+    static void orderInfo(Out out, Out empty) {
+    }
 }

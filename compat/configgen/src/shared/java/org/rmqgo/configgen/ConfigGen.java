@@ -75,6 +75,9 @@ public final class ConfigGen {
             RemotingSerializable.toJson(filters, false));
         ConsumerFilterManager noFilters = new ConsumerFilterManager();
         empty.pair("consumerFilter", noFilters.encode(true), noFilters.encode(false));
+
+        // 5.x only: consumerOrderInfo.json (orderly POP).
+        Line.orderInfo(out, empty);
     }
 
     static DataVersion version(long counter, long state) {
