@@ -43,8 +43,12 @@ type Broker struct {
 	popPolling *popPolling
 	notifies   *popPolling
 	revive     *reviveService
-	reg        *registrar
-	ha         *replication
+	// orders is the orderly pops' consumerOrderInfo.json and the timers
+	// that wake pops when a queue unblocks (nil on 4.x).
+	orders      *orderInfoTable
+	orderTimers *orderUnlockTimers
+	reg         *registrar
+	ha          *replication
 	// slaveSync is nil unless brokerRole=SLAVE.
 	slaveSync   *slaveSync
 	schedule    *scheduleService
@@ -132,6 +136,8 @@ func (b *Broker) startServices() {
 	if b.line.five() {
 		b.goService(b.popPolling.loop)
 		b.goService(b.notifies.loop)
+		b.goService(b.orderTimers.run)
+		b.goService(func(stop <-chan struct{}) { runEvery(stop, orderInfoPersistPeriod, b.orders.persist) })
 		b.startRevive(set.Broker.ReviveQueueNum)
 	}
 	if b.slaveSync != nil {
@@ -238,6 +244,9 @@ func (b *Broker) Close() error {
 		b.filters.persist()
 		b.schedule.persist(true)
 		b.timer.persist()
+		if b.orders != nil {
+			b.orders.persist()
+		}
 		errs = append(errs, b.store.Close())
 		err = errors.Join(errs...)
 		b.log.Info("broker stopped")

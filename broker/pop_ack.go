@@ -44,12 +44,15 @@ type ackService struct {
 	records *reviveWriter
 	locks   *popLocks
 	orders  popOrderAcks // nil: orderly handles are acked as normal ones
+	// unblocked wakes a held pop of a queue an orderly ack unblocked.
+	unblocked func(topic, group string, queueID int32)
 }
 
 // popOrderAcks is what orderly acks and changes of invisible time need
 // of the order info (ConsumerOrderInfoManager).
 type popOrderAcks interface {
 	commitAndNext(topic, group string, queueID int32, offset, popTime int64) int64
+	checkBlock(attemptID, topic, group string, queueID int32, invisibleTime, now int64) bool
 	updateNextVisibleTime(topic, group string, queueID int32, offset, popTime, nextVisibleTime int64)
 }
 
@@ -91,7 +94,7 @@ func (s *ackService) ackMessage(req *remoting.Request) *remoting.Command {
 		return s.reply(req.Cmd, remoting.SystemError, err.Error())
 	}
 	if handle.ReviveQueueID == protocol.OrderReviveQueue {
-		if f := s.ackOrderly(req, h.topic, h.group, h.queueID, h.offset, handle.PopTime); f != nil {
+		if f := s.ackOrderly(req, h.topic, h.group, h.queueID, h.offset, handle.PopTime, handle.InvisibleTime); f != nil {
 			return s.replyFailure(req.Cmd, f)
 		}
 		return s.replyOK(req.Cmd)
@@ -170,7 +173,7 @@ func (s *ackService) batchAck(req *remoting.Request, b *protocol.BatchAck, broke
 			continue
 		}
 		if b.ReviveQueueID == protocol.OrderReviveQueue {
-			if ff := s.ackOrderly(req, topic, b.ConsumerGroup, b.QueueID, o, b.PopTime); ff != nil {
+			if ff := s.ackOrderly(req, topic, b.ConsumerGroup, b.QueueID, o, b.PopTime, b.InvisibleTime); ff != nil {
 				f = ff
 			}
 			continue
@@ -191,7 +194,7 @@ func (s *ackService) batchAck(req *remoting.Request, b *protocol.BatchAck, broke
 
 // ackOrderly acks a message of an orderly pop (pop.md §10.5): the group's
 // offset moves to the first message of the pop not yet acked.
-func (s *ackService) ackOrderly(req *remoting.Request, topic, group string, queueID int32, offset, popTime int64) *failure {
+func (s *ackService) ackOrderly(req *remoting.Request, topic, group string, queueID int32, offset, popTime, invisibleTime int64) *failure {
 	if s.orders == nil || offset < s.offsets.query(group, topic, queueID) {
 		return nil
 	}
@@ -206,6 +209,9 @@ func (s *ackService) ackOrderly(req *remoting.Request, topic, group string, queu
 	case next >= 0:
 		if !s.offsets.hasReset(group, topic, queueID) {
 			s.offsets.commit(group, topic, queueID, next)
+		}
+		if s.unblocked != nil && !s.orders.checkBlock("", topic, group, queueID, invisibleTime, s.now().UnixMilli()) {
+			s.unblocked(topic, group, queueID)
 		}
 	case next == -1:
 		return &failure{remoting.MessageIllegal, fmt.Sprintf("offset is illegal, key:%s@%s@%d, old:%d, commit:%d, next:%d, %s",

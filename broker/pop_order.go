@@ -79,6 +79,9 @@ const (
 	orderInfoIdleSpan = 24 * time.Hour
 	// orderUnlockTick is the lock-free timers' tick (TIMER_TICK_MS).
 	orderUnlockTick = 100 * time.Millisecond
+	// orderInfoPersistPeriod is how often consumerOrderInfo.json is
+	// written (BrokerController's 10 s schedule).
+	orderInfoPersistPeriod = 10 * time.Second
 )
 
 // orderQueue is one queue of one group's orderly pop.

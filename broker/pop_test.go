@@ -243,3 +243,80 @@ func checkPointOffsets(b *Broker, topic string, qid int32) []int64 {
 	}
 	return out
 }
+
+// An orderly pop blocks its queue until what it took is acked or its
+// invisible time is over: another pop finds nothing there, the same
+// attempt gets the same messages again; once visible again the message
+// comes with its delivery count; the ack moves the group's offset and
+// frees the queue.
+func TestOrderlyPopBlocksUntilAcked(t *testing.T) {
+	b := startLine5Broker(t, testConfigs(t.TempDir(), ""))
+	c := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), createTopic(t, c, b, "OT", "").Code)
+	sendKeyed(t, c, b, "OT", 8) // queue 0 holds k0 and k4
+	orderly := func(attempt string, invisible time.Duration) *remoting.Command {
+		req := popRequest("OG", "OT", 0, 1, invisible, 0)
+		req.SetExt("order", "true")
+		req.SetExt("attemptId", attempt)
+		return invoke(t, c, b.Addr(), req)
+	}
+	resp := orderly("a1", time.Minute)
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	assert.Equal(t, "999", resp.ExtString("reviveQid"))
+	got := poppedMessages(t, resp, "OG", "OT")
+	require.Len(t, got, 1)
+	assert.Equal(t, "k0", got[0].key)
+
+	assert.Equal(t, int32(remoting.PollingTimeout), orderly("a2", time.Minute).Code, "the queue is blocked")
+	again := orderly("a1", 200*time.Millisecond)
+	require.Equal(t, int32(remoting.Success), again.Code, "the same attempt pops again")
+	assert.Equal(t, "k0", poppedMessages(t, again, "OG", "OT")[0].key)
+	assert.Equal(t, "0 0 0", again.ExtString("orderCountInfo"), "a retried attempt is no new delivery")
+
+	var third *remoting.Command
+	eventually(t, func() bool {
+		third = orderly("a3", time.Minute)
+		return third.Code == int32(remoting.Success)
+	}, "the message is visible again")
+	p := poppedMessages(t, third, "OG", "OT")[0]
+	assert.Equal(t, "k0", p.key)
+	assert.Equal(t, "0 qo0%0 1;0 0 1", third.ExtString("orderCountInfo"), "delivered once before")
+
+	ack := invoke(t, c, b.Addr(), ackRequest("OG", p))
+	require.Equal(t, int32(remoting.Success), ack.Code, ack.Remark)
+	assert.Equal(t, int64(1), b.offsets.query("OG", "OT", 0), "the offset moves past the acked message")
+	next := orderly("a4", time.Minute)
+	require.Equal(t, int32(remoting.Success), next.Code, next.Remark)
+	assert.Equal(t, "k4", poppedMessages(t, next, "OG", "OT")[0].key)
+}
+
+// NOTIFICATION says whether a pop would find something; PEEK hands out
+// messages without moving anything; POLLING_INFO counts the held pops.
+func TestNotificationPeekAndPollingInfo(t *testing.T) {
+	b := startLine5Broker(t, testConfigs(t.TempDir(), ""))
+	c := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), createTopic(t, c, b, "NT", "").Code)
+	notify := remoting.NewRequest(remoting.Notification, map[string]string{"consumerGroup": "NG", "topic": "NT", "queueId": "-1",
+		"pollTime": "0", "bornTime": "0"})
+	resp := invoke(t, c, b.Addr(), notify)
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	assert.Equal(t, "false", resp.ExtString("hasMsg"))
+
+	sendKeyed(t, c, b, "NT", 3)
+	notify = remoting.NewRequest(remoting.Notification, map[string]string{"consumerGroup": "NG", "topic": "NT", "queueId": "-1",
+		"pollTime": "0", "bornTime": "0"})
+	resp = invoke(t, c, b.Addr(), notify)
+	assert.Equal(t, "true", resp.ExtString("hasMsg"))
+
+	peek := remoting.NewRequest(remoting.PeekMessage, map[string]string{"consumerGroup": "NG", "topic": "NT", "queueId": "-1", "maxMsgNums": "32"})
+	resp = invoke(t, c, b.Addr(), peek)
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	assert.Len(t, decodeRecords(t, resp.Body), 3)
+	assert.Equal(t, "3", resp.ExtString("restNum"))
+	assert.Equal(t, int64(-1), b.offsets.query("NG", "NT", 0), "a peek commits nothing")
+
+	info := remoting.NewRequest(remoting.PollingInfo, map[string]string{"consumerGroup": "NG", "topic": "NT", "queueId": "-1"})
+	resp = invoke(t, c, b.Addr(), info)
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	assert.Equal(t, "0", resp.ExtString("pollingNum"))
+}

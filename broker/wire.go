@@ -136,12 +136,52 @@ func (b *Broker) wireServices(o Options) error {
 	rd := redirects{line: b.line, now: now, maxLevel: int32(len(delays))}
 	b.handlers = b.newHandlers(o, rd)
 	b.holds.rerun = b.handlers.pull.rerunPull
+	if err := b.wireOrders(o, dir); err != nil {
+		return err
+	}
 	b.popPolling.rerun = b.handlers.pop.popMessage
 	b.notifies.rerun = b.handlers.pop.notification
 	b.revive = &reviveService{log: log, now: now, line: b.line, settings: b.settings, id: b.id, store: st, topics: b.topics,
 		groups: b.groups, offsets: b.offsets, records: b.handlers.pop.records, redirects: rd, timer: b.timer,
 		master: b.runsMasterServices}
 	return nil
+}
+
+// wireOrders loads consumerOrderInfo.json (5.x) and hands the table to
+// the POP handlers, with the timers that wake the pops of a queue an
+// orderly pop no longer blocks.
+func (b *Broker) wireOrders(o Options, dir configfile.Dir) error {
+	if !b.line.five() {
+		return nil
+	}
+	scope := orderInfoScope{
+		readQueueNums: func(topic string) (int32, bool) { tc, ok := b.topics.get(topic); return tc.ReadQueueNums, ok },
+		groupExists:   func(group string) bool { _, ok := b.groups.get(group); return ok },
+	}
+	t, err := newOrderInfoTable(dir, o.Logger, o.Now, scope)
+	if err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	b.orders = t
+	b.orderTimers = newOrderUnlockTimers(o.Now, b.queueUnblocked)
+	t.watch(b.orderTimers)
+	b.handlers.pop.orders = t
+	b.handlers.acks.orders = t
+	b.handlers.acks.unblocked = b.popPolling.wakeOne
+	return nil
+}
+
+// queueUnblocked wakes what waits on a queue an orderly pop no longer
+// blocks: a pop of every queue when the queue has messages past the
+// group's offset, else a pop of that queue; and a NOTIFICATION.
+func (b *Broker) queueUnblocked(topic, group string, queueID int32) {
+	if b.store.MaxOffset(topic, queueID) > b.offsets.query(group, topic, queueID) {
+		b.popPolling.wakeOne(topic, group, -1)
+	} else {
+		b.popPolling.wakeOne(topic, group, queueID)
+	}
+	b.notifies.wakeOne(topic, group, -1)
+	b.notifies.wakeOne(topic, group, queueID)
 }
 
 // newHandlers builds the request families.
