@@ -3,6 +3,7 @@
 #   make run               build and start the name server and a broker on embedded defaults
 #   make test              everything CI checks: lint, race tests, the distribution, compat suite
 #   make lint              gofmt, go vet, staticcheck (also on compat/goclient), misspell on every tracked file
+#   make proto             regenerate package proxy/apiv2 (the 5.x gRPC API) from rocketmq-proto 2.0.4
 #   make dist              dist/rmqgo-4.9.8-bin.tar.gz and rmqgo-5.3.3-bin.tar.gz, laid out as the
 #                          RocketMQ binary releases (rocketmq-all-<version>-bin-release/: bin/, conf/)
 #   make dist-test         unpack each and run its README's commands (default ports 9876, 10911)
@@ -85,12 +86,17 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 # (make build puts them in bin/): passed to every target that starts them.
 SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test needs unit lint compat-console compat-console-4 compat-console-5 dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
 build:
 	@for b in $(BINARIES); do $(GO) build -o $(BIN)/$$b ./cmd/$$b || exit 1; done
+
+# The gRPC API of the 5.x clients (package proxy/apiv2), generated again
+# from the rocketmq-proto 2.0.4 jar on Maven Central (proxy/apiv2/gen).
+proto:
+	sh proxy/apiv2/gen/gen.sh
 
 # The name server (9876) and a broker registered with it (10911, store in
 # ~/store), both on embedded defaults, until Ctrl-C stops them.
