@@ -592,7 +592,7 @@ class PopTest {
             assertTrue(got.size() >= n, "popped " + keys(got.values()));
             return null;
         });
-        assertEquals(n, got.size(), "popped " + keys(got.values()));
+        assertEquals(n, got.size(), "more than " + n + " came: " + keys(got.values()));
         return got;
     }
 
