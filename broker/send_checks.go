@@ -22,25 +22,12 @@ func validateTopic(topic string) *failure {
 	switch {
 	case strings.TrimSpace(topic) == "":
 		return &failure{remoting.SystemError, "The specified topic is blank."}
-	case !validTopicOrGroup(topic):
+	case !protocol.ValidTopicOrGroup(topic):
 		return &failure{remoting.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"}
 	case len(topic) > topicMaxLength:
 		return &failure{remoting.SystemError, "The specified topic is longer than topic max length."}
 	}
 	return nil
-}
-
-// validTopicOrGroup is !TopicValidator.isTopicOrGroupIllegal: only
-// ^[%|a-zA-Z0-9_-]+$ characters.
-func validTopicOrGroup(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '%' || c == '-' || c == '_' || c == '|'
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // isOrderTopic tells whether the name servers hold an order config for

@@ -14,6 +14,7 @@ import (
 	"github.com/rmqgo/rmqgo/internal/logging"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/internal/startup"
+	"github.com/rmqgo/rmqgo/proxy"
 )
 
 func main() {
@@ -23,6 +24,7 @@ func main() {
 // run starts the broker and blocks until SIGTERM or SIGINT; it returns
 // the process's exit status, Java's for the same failures.
 func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
+	pa, args := splitProxyArgs(args)
 	cl, err := conf.ParseBrokerArgs(args)
 	if err != nil || cl.Help() {
 		if cl == nil {
@@ -47,11 +49,11 @@ func run(args []string, env conf.Env, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return startup.ExitStatus(err)
 	}
-	return serve(cfg, warnings, env, stdout, stderr)
+	return serve(cfg, warnings, pa, env, stdout, stderr)
 }
 
 // serve runs the broker until a signal asks it to stop.
-func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdout, stderr io.Writer) int {
+func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, pa proxyArgs, env conf.Env, stdout, stderr io.Writer) int {
 	sig := startup.NotifySignals()
 	log, closeLog, err := startup.OpenLog(env, "broker", warnings, cfg.Objects()...)
 	if err != nil {
@@ -77,8 +79,22 @@ func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, env conf.Env, stdou
 	}
 	fmt.Fprintln(stdout, b.BootMessage())
 	log.Info(b.BootMessage())
+	var p *proxy.Server
+	if pa.enabled {
+		if p, err = startLocalProxy(pa, cfg, b, log); err != nil {
+			log.Error("proxy failed to start", zap.Error(err))
+			fmt.Fprintln(stderr, err)
+			_ = b.Close()
+			return 1
+		}
+		fmt.Fprintln(stdout, proxyBootMessage(time.Now()))
+		log.Info(proxyBootMessage(time.Now()))
+	}
 	startup.WaitForSignal(log, sig)
 	start := time.Now()
+	if p != nil {
+		p.Close()
+	}
 	if err := b.Close(); err != nil {
 		log.Warn("shutdown", zap.Error(err))
 	}

@@ -22,7 +22,9 @@ var forbidden = map[string][]string{
 	"store":   {"remoting", "broker", "namesrv", "cmd", "conf"},
 	"conf":    {"remoting", "broker", "namesrv", "store", "cmd"},
 	"namesrv": {"broker", "store", "cmd"},
-	"broker":  {"namesrv", "cmd"},
+	"broker":  {"namesrv", "cmd", "proxy"},
+	// the proxy reaches brokers over remoting only, in both modes.
+	"proxy": {"broker", "namesrv", "cmd"},
 	// internal helpers sit below broker and namesrv.
 	"internal": {"namesrv", "broker", "cmd"},
 	// the JSON engine is a leaf; the bodies build on it alone.

@@ -73,6 +73,17 @@ func (c *TopicConfig) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
+// DecodeTopicConfig reads one TopicConfig body (GET_TOPIC_CONFIG's
+// TopicConfigAndQueueMapping: its mappingDetail is skipped).
+func DecodeTopicConfig(data []byte) (TopicConfig, error) {
+	var c TopicConfig
+	err := fastjson.Decode(data, func(r *fastjson.Reader) (err error) {
+		c, err = readTopicConfig(r)
+		return err
+	})
+	return c, err
+}
+
 // readTopicConfig reads a TopicConfig object, starting from Java's
 // defaults for absent properties.
 func readTopicConfig(r *fastjson.Reader) (TopicConfig, error) {
@@ -185,4 +196,17 @@ func javaSplitSpace(s string) []string {
 		parts = parts[:len(parts)-1]
 	}
 	return parts
+}
+
+// ValidTopicOrGroup is !TopicValidator.isTopicOrGroupIllegal: only
+// ^[%|a-zA-Z0-9_-]+$ characters.
+func ValidTopicOrGroup(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '%' || c == '-' || c == '_' || c == '|'
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,24 @@
+// Package proxy is RocketMQ 5's proxy: the gRPC MessagingService
+// (apache.rocketmq.v2, package apiv2) that the 5.x clients speak, in front
+// of brokers it reaches over remoting. In local mode (mqbroker
+// --enable-proxy, cmd/rmqgo-broker) it serves the broker of its process;
+// in cluster mode (mqproxy) the brokers the name servers route to.
+// Consumers receive by POP (broker/pop*.go). docs/reference/proxy.md is
+// Java's behaviour.
+//
+//	server.go     Server: the gRPC port, its options and lifecycle
+//	listener.go   TLS and plaintext on one port (tls.server.mode)
+//	config.go     rmq-proxy.json: ProxyConfig's keys and defaults
+//	context.go    the x-mq-* metadata of a request
+//	status.go     Status, and a broker's answer as one
+//	validate.go   GrpcValidator: names, tags, invisible times
+//	messaging.go  the MessagingService, one file per RPC family:
+//	route.go        QueryRoute, QueryAssignment
+//	client.go       Telemetry (settings), Heartbeat, NotifyClientTermination
+//	send.go         SendMessage
+//	receive.go      ReceiveMessage
+//	ack.go          AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue
+//	convert.go    a broker's message as a gRPC Message
+//	brokers.go    the name servers and brokers behind: routes, configs, calls
+//	apiv2/        the generated API (make proto)
+package proxy

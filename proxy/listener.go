@@ -1,0 +1,110 @@
+package proxy
+
+// TLS and plaintext on the gRPC port (ProxyAndTlsProtocolNegotiator, as
+// tls.server.mode says): each connection's first byte decides — a TLS
+// handshake record (0x16) is served over TLS (ALPN h2), anything else
+// plaintext; enforcing mode closes plaintext, disabled mode closes TLS.
+// The first byte is read off the accept loop, so a silent connection
+// holds up no other.
+
+import (
+	"bufio"
+	"crypto/tls"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// tlsRecordHandshake is the first byte of a TLS ClientHello.
+const tlsRecordHandshake = 0x16
+
+// sniffTimeout bounds how long a new connection may stay silent.
+const sniffTimeout = 10 * time.Second
+
+// sniffListener hands out connections once their first byte said what
+// they are.
+type sniffListener struct {
+	net.Listener
+	mode  remoting.TLSMode
+	tls   *tls.Config
+	ready chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+	err   error
+}
+
+func newSniffListener(l net.Listener, mode remoting.TLSMode, cfg *tls.Config) net.Listener {
+	if cfg != nil {
+		cfg = cfg.Clone()
+		cfg.NextProtos = []string{"h2"}
+	}
+	s := &sniffListener{Listener: l, mode: mode, tls: cfg, ready: make(chan net.Conn), done: make(chan struct{})}
+	go s.acceptLoop()
+	return s
+}
+
+func (s *sniffListener) acceptLoop() {
+	for {
+		c, err := s.Listener.Accept()
+		if err != nil {
+			s.err = err
+			s.once.Do(func() { close(s.done) })
+			return
+		}
+		go s.sniff(c)
+	}
+}
+
+// sniff reads the first byte and hands the connection on.
+func (s *sniffListener) sniff(c net.Conn) {
+	br := bufio.NewReader(c)
+	_ = c.SetReadDeadline(time.Now().Add(sniffTimeout))
+	first, err := br.Peek(1)
+	_ = c.SetReadDeadline(time.Time{})
+	if err != nil {
+		_ = c.Close()
+		return
+	}
+	var out net.Conn = &peekedConn{Conn: c, r: br}
+	isTLS := first[0] == tlsRecordHandshake
+	switch {
+	case isTLS && (s.mode == remoting.TLSDisabled || s.tls == nil):
+		_ = c.Close()
+		return
+	case isTLS:
+		out = tls.Server(out, s.tls)
+	case s.mode == remoting.TLSEnforcing:
+		_ = c.Close()
+		return
+	}
+	select {
+	case s.ready <- out:
+	case <-s.done:
+		_ = c.Close()
+	}
+}
+
+func (s *sniffListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-s.ready:
+		return c, nil
+	case <-s.done:
+		return nil, s.err
+	}
+}
+
+func (s *sniffListener) Close() error {
+	err := s.Listener.Close()
+	s.once.Do(func() { close(s.done) })
+	return err
+}
+
+// peekedConn reads through the reader that peeked.
+type peekedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }

@@ -1,0 +1,54 @@
+package proxy
+
+// MessagingService: one method per RPC, each in the file of its family
+// (route.go, client.go, send.go, receive.go, ack.go); the RPCs Java leaves
+// unimplemented (PullMessage, UpdateOffset, GetOffset, QueryOffset) answer
+// as the generated base does, UNIMPLEMENTED.
+
+import (
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/proxy/apiv2"
+)
+
+// messaging is the MessagingService.
+type messaging struct {
+	apiv2.UnimplementedMessagingServiceServer
+	cfg     Config
+	log     *zap.Logger
+	brokers *brokers
+	local   LocalBroker
+	// settings are the clients' settings, by client id, as their
+	// telemetry streams sent them (GrpcClientSettingsManager).
+	settings sync.Map // string -> *apiv2.Settings
+	rr       roundRobin
+}
+
+func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger) *messaging {
+	return &messaging{cfg: cfg, log: log, brokers: b, local: local}
+}
+
+func (m *messaging) close() {}
+
+// roundRobin spreads sends and receives over queues and brokers.
+type roundRobin struct {
+	mu sync.Mutex
+	n  map[string]uint32
+}
+
+// next is key's next index below n.
+func (r *roundRobin) next(key string, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.n == nil {
+		r.n = map[string]uint32{}
+	}
+	v := r.n[key]
+	r.n[key] = v + 1
+	return int(v % uint32(n))
+}

@@ -1,0 +1,97 @@
+package proxy
+
+// The gRPC server: MessagingService on grpcServerPort, with the inbound
+// bound Java sets (grpcMaxInboundMessageSize, 130 MiB), over the brokers
+// (brokers.go). Local mode (mqbroker --enable-proxy) serves the broker of
+// its process; cluster mode (mqproxy) the brokers of namesrvAddr.
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+
+	"github.com/rmqgo/rmqgo/proxy/apiv2"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// LocalBroker is the broker a local-mode proxy serves.
+type LocalBroker struct {
+	Addr    string // its remoting address
+	Name    string // brokerName
+	Cluster string // brokerClusterName
+	IP      string // brokerIP1: the host the route advertises
+}
+
+// Options are what a proxy is built from.
+type Options struct {
+	Config Config
+	// Local is set for a proxy inside a broker (local mode).
+	Local  LocalBroker
+	Logger *zap.Logger
+	// ListenHost is the host the gRPC port binds ("" all).
+	ListenHost string
+	// TLSMode and TLSConfig are tls.server.mode and the server's
+	// certificate (internal/tlsconf), as for the broker's port.
+	TLSMode   remoting.TLSMode
+	TLSConfig *tls.Config
+}
+
+// Server is a running proxy.
+type Server struct {
+	log    *zap.Logger
+	cfg    Config
+	grpc   *grpc.Server
+	lis    net.Listener
+	client *remoting.Client
+	svc    *messaging
+}
+
+// New builds the proxy and binds its gRPC port.
+func New(o Options) (*Server, error) {
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	cfg := o.Config
+	if o.Local.Addr != "" {
+		cfg.ProxyMode = ModeLocal
+	}
+	lis, err := net.Listen("tcp", net.JoinHostPort(o.ListenHost, strconv.Itoa(cfg.GrpcServerPort)))
+	if err != nil {
+		return nil, fmt.Errorf("proxy: gRPC port: %w", err)
+	}
+	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger})
+	b := newBrokers(client, func() []string { return splitNamesrv(cfg.NamesrvAddr) }, o.Local)
+	s := &Server{log: o.Logger, cfg: cfg, lis: newSniffListener(lis, o.TLSMode, o.TLSConfig), client: client}
+	s.svc = newMessaging(cfg, b, o.Local, o.Logger)
+	s.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(cfg.GrpcMaxInboundMessageSize),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}))
+	apiv2.RegisterMessagingServiceServer(s.grpc, s.svc)
+	return s, nil
+}
+
+// Addr is the bound gRPC address.
+func (s *Server) Addr() string { return s.lis.Addr().String() }
+
+// Serve serves until Close; it returns at once, serving in the
+// background.
+func (s *Server) Serve() {
+	go func() {
+		if err := s.grpc.Serve(s.lis); err != nil {
+			s.log.Warn("proxy gRPC server stopped", zap.Error(err))
+		}
+	}()
+	s.log.Info("grpc server start", zap.String("addr", s.Addr()), zap.String("mode", s.cfg.ProxyMode))
+}
+
+// Close stops serving: streams end, requests in flight finish.
+func (s *Server) Close() {
+	s.grpc.Stop()
+	s.svc.close()
+	s.client.Close()
+}

@@ -1,0 +1,74 @@
+package proxy
+
+// Statuses (ResponseBuilder): every response carries an apache.rocketmq.v2
+// Status; a broker's remoting answer maps to one.
+
+import (
+	"errors"
+
+	"github.com/rmqgo/rmqgo/proxy/apiv2"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// status builds a Status.
+func status(code apiv2.Code, msg string) *apiv2.Status {
+	return &apiv2.Status{Code: code, Message: msg}
+}
+
+// statusOK is Code.OK with its name, as Java answers.
+func statusOK() *apiv2.Status { return status(apiv2.Code_OK, apiv2.Code_OK.String()) }
+
+// proxyError is a request refused with a status (GrpcProxyException).
+type proxyError struct {
+	code apiv2.Code
+	msg  string
+}
+
+func (e *proxyError) Error() string { return e.msg }
+
+func refuse(code apiv2.Code, msg string) error { return &proxyError{code: code, msg: msg} }
+
+// statusOf is the status of an error (buildStatus(Throwable)).
+func statusOf(err error) *apiv2.Status {
+	var pe *proxyError
+	if errors.As(err, &pe) {
+		return status(pe.code, pe.msg)
+	}
+	if errors.Is(err, errTopicNotFound) {
+		return status(apiv2.Code_TOPIC_NOT_FOUND, err.Error())
+	}
+	return status(apiv2.Code_INTERNAL_SERVER_ERROR, err.Error())
+}
+
+// brokerCode maps a broker's refusal to a status code (ResponseBuilder's
+// table of ResponseCode).
+func brokerCode(code int32) apiv2.Code {
+	switch remoting.ResponseCode(code) {
+	case remoting.Success:
+		return apiv2.Code_OK
+	case remoting.TopicNotExist:
+		return apiv2.Code_TOPIC_NOT_FOUND
+	case remoting.SubscriptionGroupNotExist:
+		return apiv2.Code_CONSUMER_GROUP_NOT_FOUND
+	case remoting.NoPermission:
+		return apiv2.Code_FORBIDDEN
+	case remoting.MessageIllegal:
+		return apiv2.Code_MESSAGE_CORRUPTED
+	case remoting.SystemBusy:
+		return apiv2.Code_TOO_MANY_REQUESTS
+	case remoting.PollingFull:
+		return apiv2.Code_TOO_MANY_REQUESTS
+	case remoting.SubscriptionParseFailed:
+		return apiv2.Code_ILLEGAL_FILTER_EXPRESSION
+	case remoting.NoMessage, remoting.PullNotFound, remoting.PollingTimeout:
+		return apiv2.Code_MESSAGE_NOT_FOUND
+	case remoting.InvalidParameter:
+		return apiv2.Code_BAD_REQUEST
+	}
+	return apiv2.Code_INTERNAL_SERVER_ERROR
+}
+
+// brokerError is a broker's refusal as an error.
+func brokerError(resp *remoting.Command) error {
+	return refuse(brokerCode(resp.Code), resp.Remark)
+}
