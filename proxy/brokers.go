@@ -29,6 +29,7 @@ var errTopicNotFound = errors.New("topic not found")
 // invoker sends a request to a remoting peer (*remoting.Client).
 type invoker interface {
 	InvokeTimeout(addr string, req *remoting.Command, timeout time.Duration) (*remoting.Command, error)
+	InvokeOneway(addr string, req *remoting.Command) error
 }
 
 // brokers reaches the name servers and brokers.
@@ -213,6 +214,11 @@ func (b *brokers) call(addr string, req *remoting.Command, timeout time.Duration
 		timeout = brokerCallTimeout
 	}
 	return b.client.InvokeTimeout(addr, req, timeout)
+}
+
+// oneway sends a request that has no answer.
+func (b *brokers) oneway(addr string, req *remoting.Command) error {
+	return b.client.InvokeOneway(addr, req)
 }
 
 // splitNamesrv splits namesrvAddr ("a:9876;b:9876").

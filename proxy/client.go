@@ -5,10 +5,10 @@ package proxy
 // with the proxy's and its group's (retry policy, FIFO, batch size, long
 // polling time); Heartbeat; NotifyClientTermination.
 //
-// Not yet done (issue 30): registering the gRPC clients with the brokers
-// as producers and consumers (their connections in the admin views), and
-// relaying the brokers' commands (transaction check-back, running info,
-// consume directly) on the stream.
+// Not yet done (issue 30): relaying GET_CONSUMER_RUNNING_INFO and
+// CONSUME_MESSAGE_DIRECTLY on the stream (the transaction check-back is
+// relayed, transaction.go); the brokers see the clients' groups through
+// the proxy's heartbeats (streams.go), under one client id.
 
 import (
 	"context"
@@ -35,6 +35,8 @@ var defaultRetryDelays = []int64{1000, 5000, 10000, 30000, 60000, 120000, 180000
 func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCommand, apiv2.TelemetryCommand]) error {
 	ctx := stream.Context()
 	c := clientOf(ctx)
+	cs := &clientStream{stream: stream}
+	defer m.streams.remove(c.id, cs)
 	for {
 		cmd, err := stream.Recv()
 		if err == io.EOF {
@@ -54,10 +56,12 @@ func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCom
 			return grpcstatus.Error(codes.InvalidArgument, "process client telemetryCommand failed. "+err.Error())
 		}
 		m.settings.Store(c.id, proto.Clone(s))
+		m.streams.put(c.id, cs, proto.Clone(s).(*apiv2.Settings))
 		merged := m.clientSettings(c.id)
-		if err := stream.Send(&apiv2.TelemetryCommand{Status: statusOK(), Command: &apiv2.TelemetryCommand_Settings{Settings: merged}}); err != nil {
+		if err := cs.send(&apiv2.TelemetryCommand{Status: statusOK(), Command: &apiv2.TelemetryCommand_Settings{Settings: merged}}); err != nil {
 			return err
 		}
+		go m.heartbeat()
 	}
 }
 

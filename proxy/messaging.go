@@ -24,13 +24,18 @@ type messaging struct {
 	// telemetry streams sent them (GrpcClientSettingsManager).
 	settings sync.Map // string -> *apiv2.Settings
 	rr       roundRobin
+	streams  streams
+	txs      txTable
+	stop     chan struct{}
 }
 
 func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger) *messaging {
-	return &messaging{cfg: cfg, log: log, brokers: b, local: local}
+	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, stop: make(chan struct{})}
+	go m.heartbeatLoop(m.stop)
+	return m
 }
 
-func (m *messaging) close() {}
+func (m *messaging) close() { close(m.stop) }
 
 // roundRobin spreads sends and receives over queues and brokers.
 type roundRobin struct {

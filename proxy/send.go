@@ -86,9 +86,13 @@ func (m *messaging) send(ctx context.Context, req *apiv2.SendMessageRequest) (*a
 	if err != nil {
 		return nil, err
 	}
-	brokerResp, err := m.brokers.call(addr, sendRequest(topic.GetName(), q, sysFlagOf(msgs[0]), built), 0)
+	flag := sysFlagOf(msgs[0])
+	brokerResp, err := m.brokers.call(addr, sendRequest(topic.GetName(), q, flag, built), 0)
 	if err != nil {
 		return nil, err
+	}
+	if flag&sysFlagTxPrepared != 0 && brokerResp.Code == int32(remoting.Success) {
+		m.keepHalf(topic.GetName(), q.BrokerName, brokerResp)
 	}
 	return sendResponse(brokerResp, built), nil
 }

@@ -65,10 +65,18 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proxy: gRPC port: %w", err)
 	}
-	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger})
+	// the brokers' requests to the proxy (a transaction check-back)
+	var svc *messaging
+	router := remoting.NewRouter(o.Logger)
+	pool := router.NewPool(remoting.PoolOptions{Workers: 2, Queue: 10000})
+	router.Handle(remoting.CheckTransactionState, pool, func(req *remoting.Request) *remoting.Command {
+		return svc.checkTransactionState(req)
+	})
+	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Router: router})
 	b := newBrokers(client, func() []string { return splitNamesrv(cfg.NamesrvAddr) }, o.Local)
 	s := &Server{log: o.Logger, cfg: cfg, lis: newSniffListener(lis, o.TLSMode, o.TLSConfig), client: client}
-	s.svc = newMessaging(cfg, b, o.Local, o.Logger)
+	svc = newMessaging(cfg, b, o.Local, o.Logger)
+	s.svc = svc
 	s.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(cfg.GrpcMaxInboundMessageSize),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}))
 	apiv2.RegisterMessagingServiceServer(s.grpc, s.svc)

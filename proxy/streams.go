@@ -1,0 +1,185 @@
+package proxy
+
+// The clients' Telemetry streams, by client id, with the producer groups
+// (topics) and consumer groups each one declared: how the proxy reaches a
+// client (a transaction check-back), and what it heartbeats to the
+// brokers on the clients' behalf so that the brokers see their groups.
+
+import (
+	"encoding/json"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/proxy/apiv2"
+	"github.com/rmqgo/rmqgo/remoting"
+)
+
+// heartbeatPeriod is how often the proxy heartbeats its clients' groups.
+const heartbeatPeriod = 10 * time.Second
+
+// clientStream is one client's Telemetry stream.
+type clientStream struct {
+	mu     sync.Mutex // one writer at a time
+	stream grpc.BidiStreamingServer[apiv2.TelemetryCommand, apiv2.TelemetryCommand]
+	// settings are the client's, as it last sent them (under streams.mu).
+	settings *apiv2.Settings
+}
+
+// send writes a command on the stream (streams take one writer at a time).
+func (c *clientStream) send(cmd *apiv2.TelemetryCommand) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stream.Send(cmd)
+}
+
+// streams are the live Telemetry streams.
+type streams struct {
+	mu sync.Mutex
+	m  map[string]*clientStream // by client id
+}
+
+// put records a client's stream with its latest settings.
+func (s *streams) put(id string, c *clientStream, settings *apiv2.Settings) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string]*clientStream{}
+	}
+	c.settings = settings
+	s.m[id] = c
+}
+
+func (s *streams) remove(id string, c *clientStream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m[id] == c {
+		delete(s.m, id)
+	}
+}
+
+// sendToGroup sends cmd to one client publishing to group (a topic).
+func (s *streams) sendToGroup(group string, cmd *apiv2.TelemetryCommand) bool {
+	s.mu.Lock()
+	var targets []*clientStream
+	for _, c := range s.m {
+		for _, t := range c.settings.GetPublishing().GetTopics() {
+			if t.GetName() == group {
+				targets = append(targets, c)
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range targets {
+		if c.send(cmd) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// groups are the producer groups (topics) and consumer groups, with the
+// topics each consumer group subscribes, of the live clients.
+func (s *streams) groups() (producers map[string]bool, consumers map[string][]*apiv2.SubscriptionEntry) {
+	producers, consumers = map[string]bool{}, map[string][]*apiv2.SubscriptionEntry{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.m {
+		for _, t := range c.settings.GetPublishing().GetTopics() {
+			producers[t.GetName()] = true
+		}
+		if sub := c.settings.GetSubscription(); sub != nil {
+			g := sub.GetGroup().GetName()
+			consumers[g] = append(consumers[g], sub.GetSubscriptions()...)
+		}
+	}
+	return producers, consumers
+}
+
+// proxyClientID is the id the proxy's heartbeats carry.
+func proxyClientID(ip string) string {
+	return ip + "@proxy-" + strconv.Itoa(os.Getpid())
+}
+
+// heartbeatLoop heartbeats the clients' groups until stop.
+func (m *messaging) heartbeatLoop(stop <-chan struct{}) {
+	t := time.NewTicker(heartbeatPeriod)
+	defer t.Stop()
+	for {
+		m.heartbeat()
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// heartbeat sends one HEART_BEAT with every group to the brokers of
+// their topics.
+func (m *messaging) heartbeat() {
+	producers, consumers := m.streams.groups()
+	if len(producers) == 0 && len(consumers) == 0 {
+		return
+	}
+	hb := protocol.HeartbeatData{ClientID: proxyClientID(m.local.IP), ProducerDataSet: []protocol.ProducerData{},
+		ConsumerDataSet: []protocol.ConsumerData{}}
+	topics := map[string]bool{}
+	for g := range producers {
+		hb.ProducerDataSet = append(hb.ProducerDataSet, protocol.ProducerData{GroupName: g})
+		topics[g] = true
+	}
+	for g, subs := range consumers {
+		cd := protocol.ConsumerData{GroupName: g, ConsumeType: "CONSUME_POP", MessageModel: "CLUSTERING",
+			ConsumeFromWhere: "CONSUME_FROM_LAST_OFFSET", SubscriptionDataSet: []protocol.SubscriptionData{}}
+		for _, e := range subs {
+			t := e.GetTopic().GetName()
+			expType, exp := filterOf(e.GetExpression())
+			cd.SubscriptionDataSet = append(cd.SubscriptionDataSet, protocol.SubscriptionData{Topic: t, SubString: exp,
+				ExpressionType: expType, SubVersion: time.Now().UnixMilli(), TagsSet: []string{}, CodeSet: []int32{}})
+			topics[t] = true
+		}
+		hb.ConsumerDataSet = append(hb.ConsumerDataSet, cd)
+	}
+	body, err := json.Marshal(hb)
+	if err != nil {
+		return
+	}
+	for _, addr := range m.brokerAddrs(topics) {
+		req := remoting.NewRequest(remoting.HeartBeat, nil)
+		req.Body = body
+		if _, err := m.brokers.call(addr, req, 0); err != nil {
+			m.log.Debug("heartbeat to broker failed", zap.String("broker", addr), zap.Error(err))
+		}
+	}
+}
+
+// brokerAddrs are the master brokers of the topics.
+func (m *messaging) brokerAddrs(topics map[string]bool) []string {
+	set := map[string]bool{}
+	for t := range topics {
+		if m.local.Addr != "" {
+			set[m.local.Addr] = true
+			break
+		}
+		r, err := m.brokers.route(t)
+		if err != nil {
+			continue
+		}
+		for _, bd := range r.BrokerDatas {
+			if a, ok := bd.BrokerAddrs.Get(protocol.MasterID); ok {
+				set[a] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for a := range set {
+		out = append(out, a)
+	}
+	return out
+}
