@@ -72,7 +72,7 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := rmqgo-namesrv rmqgo-broker rmqbench rmqstore rmqadmin
+BINARIES  := rmqgo-namesrv rmqgo-broker rmqgo-proxy rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
 # The linters of make lint, run through the Go toolchain at pinned versions:

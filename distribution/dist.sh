@@ -10,9 +10,9 @@
 #
 #   rocketmq-all-<version>-bin-release/
 #     bin/   mqnamesrv mqbroker mqshutdown mqadmin (the scripts of bin/ in this
-#            repo), rmqgo-exec.sh, the static binaries rmqgo-namesrv
-#            rmqgo-broker rmqadmin rmqbench rmqstore, and rmqgo-line (the line the broker speaks
-#            unless RMQGO_LINE says otherwise)
+#            repo; 5.x also mqproxy), rmqgo-exec.sh, the static binaries rmqgo-namesrv
+#            rmqgo-broker rmqadmin rmqbench rmqstore (5.x also rmqgo-proxy), and rmqgo-line
+#            (the line the broker speaks unless RMQGO_LINE says otherwise)
 #     conf/  distribution/conf/ plus distribution/conf-<line>/
 #     README.md
 #
@@ -38,10 +38,13 @@ trap 'rm -rf "$STAGE"' EXIT
 REL=$STAGE/$NAME
 
 mkdir -p "$REL/bin" "$REL/conf" "$OUT"
-for b in rmqgo-namesrv rmqgo-broker rmqadmin rmqbench rmqstore; do
+# 5.x releases have the proxy too (bin/mqproxy; mqbroker --enable-proxy)
+PROXY_BIN= PROXY_SCRIPT=
+[ "$LINE" = 5 ] && PROXY_BIN=rmqgo-proxy PROXY_SCRIPT=mqproxy
+for b in rmqgo-namesrv rmqgo-broker $PROXY_BIN rmqadmin rmqbench rmqstore; do
   (cd "$ROOT" && CGO_ENABLED=0 "$GO" build -trimpath -ldflags "-s -w" -o "$REL/bin/$b" "./cmd/$b")
 done
-for s in mqnamesrv mqbroker mqshutdown mqadmin rmqgo-exec.sh; do
+for s in mqnamesrv mqbroker $PROXY_SCRIPT mqshutdown mqadmin rmqgo-exec.sh; do
   cp "$ROOT/bin/$s" "$REL/bin/$s"
 done
 echo "$LINE" > "$REL/bin/rmqgo-line"

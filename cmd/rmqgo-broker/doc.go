@@ -4,9 +4,12 @@
 // line. bin/mqbroker execs it.
 //
 // RMQGO_LINE=5 makes it speak as a 5.3.3 broker (version and config-file
-// shapes); the default is 4.9.8.
+// shapes); the default is 4.9.8. --enable-proxy [-pc rmq-proxy.json] also
+// serves the 5.x gRPC clients (package proxy, local mode), as
+// bin/mqbroker --enable-proxy runs Java's ProxyStartup -pm local.
 //
 // The files:
 //
-//	main.go  the command line, the logs (with stats.log), the broker's start and its wait for a signal
+//	main.go   the command line, the logs (with stats.log), the broker's start and its wait for a signal
+//	proxy.go  --enable-proxy: the proxy's options, its rmq-proxy.json, its start
 package main
