@@ -87,7 +87,11 @@ func serve(cfg proxy.Config, env conf.Env, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer closeLog()
-	tlsCfg := conf.DefaultBrokerConfigs(env).TLS
+	tlsCfg, err := conf.LoadTLS(env, false)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	mode, tc, err := tlsconf.ForServer(tlsCfg, log)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
