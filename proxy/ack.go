@@ -51,7 +51,7 @@ func (m *messaging) ackEntry(group, topic, receipt string) *apiv2.Status {
 		return statusOf(err)
 	}
 	if resp.Code != int32(remoting.Success) {
-		return statusOf(brokerError(resp))
+		return statusOf(m.brokerError(resp))
 	}
 	return statusOK()
 }
@@ -103,7 +103,7 @@ func (m *messaging) ChangeInvisibleDuration(ctx context.Context, req *apiv2.Chan
 		return fail(err)
 	}
 	if resp.Code != int32(remoting.Success) {
-		return fail(brokerError(resp))
+		return fail(m.brokerError(resp))
 	}
 	popTime, _ := strconv.ParseInt(resp.ExtString("popTime"), 10, 64)
 	newInvisible, _ := strconv.ParseInt(resp.ExtString("invisibleTime"), 10, 64)
@@ -149,7 +149,7 @@ func (m *messaging) toDLQ(addr, group, topic string, h protocol.PopHandle, msgID
 		return statusOf(err)
 	}
 	if resp.Code != int32(remoting.Success) {
-		return statusOf(brokerError(resp))
+		return statusOf(m.brokerError(resp))
 	}
 	m.ackHandle(addr, group, topic, h)
 	return statusOK()

@@ -26,6 +26,19 @@ const (
 // knows.
 var errTopicNotFound = errors.New("topic not found")
 
+// noRoute is the name servers' "topic not exist", as the Java client
+// decorates it (MQClientException: CODE, DESC, the FAQ line).
+func noRoute(topic string) error {
+	return &topicNotFound{msg: "CODE: 17  DESC: No topic route info in name server for the topic: " + topic +
+		"\nFor more information, please visit the url, https://rocketmq.apache.org/docs/bestPractice/06FAQ"}
+}
+
+// topicNotFound is errTopicNotFound with Java's message.
+type topicNotFound struct{ msg string }
+
+func (e *topicNotFound) Error() string { return e.msg }
+func (e *topicNotFound) Unwrap() error { return errTopicNotFound }
+
 // invoker sends a request to a remoting peer (*remoting.Client).
 type invoker interface {
 	InvokeTimeout(addr string, req *remoting.Command, timeout time.Duration) (*remoting.Command, error)
@@ -41,10 +54,11 @@ type brokers struct {
 	localName    string
 	localCluster string
 
-	mu     sync.Mutex
-	routes map[string]cached[*protocol.TopicRouteData]
-	topics map[string]cached[protocol.TopicConfig]
-	groups map[string]cached[protocol.SubscriptionGroupConfig]
+	mu       sync.Mutex
+	routes   map[string]cached[*protocol.TopicRouteData]
+	nsRoutes map[string]cached[*protocol.TopicRouteData]
+	topics   map[string]cached[protocol.TopicConfig]
+	groups   map[string]cached[protocol.SubscriptionGroupConfig]
 }
 
 // cached is a value and when it was fetched.
@@ -55,7 +69,7 @@ type cached[T any] struct {
 
 func newBrokers(client invoker, namesrvs func() []string, local LocalBroker) *brokers {
 	return &brokers{client: client, namesrvs: namesrvs, localAddr: local.Addr, localName: local.Name, localCluster: local.Cluster,
-		routes: map[string]cached[*protocol.TopicRouteData]{}, topics: map[string]cached[protocol.TopicConfig]{},
+		routes: map[string]cached[*protocol.TopicRouteData]{}, nsRoutes: map[string]cached[*protocol.TopicRouteData]{}, topics: map[string]cached[protocol.TopicConfig]{},
 		groups: map[string]cached[protocol.SubscriptionGroupConfig]{}}
 }
 
@@ -77,8 +91,14 @@ func lookup[T any](b *brokers, m map[string]cached[T], key string, fetch func() 
 	return v, nil
 }
 
-// route is the topic's route: the name servers', or in local mode the
-// local broker's topic config as one broker's queues.
+// clientRoute is the route QueryRoute and QueryAssignment answer from,
+// in both modes: the name servers'.
+func (b *brokers) clientRoute(topic string) (*protocol.TopicRouteData, error) {
+	return lookup(b, b.nsRoutes, topic, func() (*protocol.TopicRouteData, error) { return b.namesrvRoute(topic) })
+}
+
+// route is where sends and receives go: the name servers' route, or in
+// local mode the local broker's topic config as one broker's queues.
 func (b *brokers) route(topic string) (*protocol.TopicRouteData, error) {
 	return lookup(b, b.routes, topic, func() (*protocol.TopicRouteData, error) {
 		if b.localAddr != "" {
@@ -98,13 +118,17 @@ func (b *brokers) namesrvRoute(topic string) (*protocol.TopicRouteData, error) {
 			continue
 		}
 		if resp.Code == int32(remoting.TopicNotExist) {
-			return nil, errTopicNotFound
+			return nil, noRoute(topic)
 		}
 		if resp.Code != int32(remoting.Success) {
 			last = fmt.Errorf("route of %s: code %d %s", topic, resp.Code, resp.Remark)
 			continue
 		}
-		return protocol.DecodeTopicRouteData(resp.Body)
+		r, err := protocol.DecodeTopicRouteData(resp.Body)
+		if err == nil && (len(r.QueueDatas) == 0 || len(r.BrokerDatas) == 0) {
+			return nil, noRoute(topic)
+		}
+		return r, err
 	}
 	return nil, last
 }

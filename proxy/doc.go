@@ -11,6 +11,7 @@
 //	config.go     rmq-proxy.json: ProxyConfig's keys and defaults
 //	context.go    the x-mq-* metadata of a request
 //	status.go     Status, and a broker's answer as one
+//	interceptor.go  what every call goes through: the client id, the unimplemented RPCs
 //	validate.go   GrpcValidator: names, tags, invisible times
 //	messaging.go  the MessagingService, one file per RPC family:
 //	route.go        QueryRoute, QueryAssignment

@@ -8,6 +8,8 @@ package proxy
 import (
 	"sync"
 
+	"google.golang.org/grpc"
+
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/proxy/apiv2"
@@ -36,6 +38,12 @@ func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger) *m
 }
 
 func (m *messaging) close() { close(m.stop) }
+
+// PullMessage, UpdateOffset, GetOffset and QueryOffset are not
+// implemented by Java's proxy either (interceptor.go answers them first).
+func (m *messaging) PullMessage(*apiv2.PullMessageRequest, grpc.ServerStreamingServer[apiv2.PullMessageResponse]) error {
+	return unimplementedError("PullMessage")
+}
 
 // roundRobin spreads sends and receives over queues and brokers.
 type roundRobin struct {

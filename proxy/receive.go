@@ -97,7 +97,7 @@ func (m *messaging) receive(req *apiv2.ReceiveMessageRequest, stream grpc.Server
 		if brokerCode(resp.Code) == apiv2.Code_MESSAGE_NOT_FOUND {
 			return status(apiv2.Code_MESSAGE_NOT_FOUND, "no new message"), nil
 		}
-		return statusOf(brokerError(resp)), nil
+		return statusOf(m.brokerError(resp)), nil
 	}
 	msgs := m.popped(resp, addr, group, topic, brokerName, exp, expType, settings.GetBackoffPolicy().GetMaxAttempts())
 	if len(msgs) == 0 {

@@ -20,14 +20,18 @@ func (m *messaging) QueryRoute(ctx context.Context, req *apiv2.QueryRouteRequest
 		return &apiv2.QueryRouteResponse{Status: statusOf(err)}, nil
 	}
 	name := req.GetTopic().GetName()
-	route, err := m.brokers.route(name)
+	route, err := m.brokers.clientRoute(name)
 	if err != nil {
 		return &apiv2.QueryRouteResponse{Status: statusOf(err)}, nil
 	}
 	types := acceptedTypes(m.topicMessageType(name))
 	var queues []*apiv2.MessageQueue
 	for _, qd := range route.QueueDatas {
-		for _, b := range m.routeBrokers(route, qd.BrokerName, req.GetEndpoints()) {
+		brokers := m.routeBrokers(route, qd.BrokerName, req.GetEndpoints())
+		if len(brokers) == 0 {
+			break // Java stops at a queue whose broker the route lacks
+		}
+		for _, b := range brokers {
 			queues = append(queues, queuesOf(qd, req.GetTopic(), types, b)...)
 		}
 	}
@@ -49,15 +53,14 @@ func (m *messaging) routeBrokers(route *protocol.TopicRouteData, name string, as
 	return out
 }
 
-// endpointsOf is where the client reaches a broker's queues: this proxy.
+// endpointsOf is where the client reaches a broker's queues: local mode,
+// the broker's host at the gRPC port (a proxy beside every broker);
+// cluster mode, the addresses the client asked.
 func (m *messaging) endpointsOf(brokerAddr string, asked *apiv2.Endpoints) *apiv2.Endpoints {
 	port := int32(m.cfg.GrpcServerPort)
 	if m.cfg.local() || len(asked.GetAddresses()) == 0 {
 		host, _, _ := net.SplitHostPort(brokerAddr)
-		if m.local.IP != "" {
-			host = m.local.IP
-		}
-		return &apiv2.Endpoints{Scheme: apiv2.AddressScheme_IPv4, Addresses: []*apiv2.Address{{Host: host, Port: port}}}
+		return &apiv2.Endpoints{Scheme: schemeOf(host), Addresses: []*apiv2.Address{{Host: host, Port: port}}}
 	}
 	out := &apiv2.Endpoints{Scheme: asked.GetScheme()}
 	for _, a := range asked.GetAddresses() {
@@ -68,6 +71,18 @@ func (m *messaging) endpointsOf(brokerAddr string, asked *apiv2.Endpoints) *apiv
 		out.Addresses = append(out.Addresses, &apiv2.Address{Host: a.GetHost(), Port: p})
 	}
 	return out
+}
+
+// schemeOf guesses a host's address scheme.
+func schemeOf(host string) apiv2.AddressScheme {
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return apiv2.AddressScheme_DOMAIN_NAME
+	case ip.To4() != nil:
+		return apiv2.AddressScheme_IPv4
+	}
+	return apiv2.AddressScheme_IPv6
 }
 
 // queuesOf is genMessageQueueFromQueueData: read-only queues first, then
@@ -149,7 +164,7 @@ func (m *messaging) QueryAssignment(ctx context.Context, req *apiv2.QueryAssignm
 	if err := validateTopicAndGroup(req.GetTopic(), req.GetGroup()); err != nil {
 		return &apiv2.QueryAssignmentResponse{Status: statusOf(err)}, nil
 	}
-	route, err := m.brokers.route(req.GetTopic().GetName())
+	route, err := m.brokers.clientRoute(req.GetTopic().GetName())
 	if err != nil {
 		return &apiv2.QueryAssignmentResponse{Status: statusOf(err)}, nil
 	}

@@ -94,7 +94,7 @@ func (m *messaging) send(ctx context.Context, req *apiv2.SendMessageRequest) (*a
 	if flag&sysFlagTxPrepared != 0 && brokerResp.Code == int32(remoting.Success) {
 		m.keepHalf(topic.GetName(), q.BrokerName, brokerResp)
 	}
-	return sendResponse(brokerResp, built), nil
+	return m.sendResponse(brokerResp, built), nil
 }
 
 // builtMessage is a gRPC message as the broker takes it.
@@ -354,7 +354,7 @@ func encodeBatch(msgs []builtMessage) []byte {
 }
 
 // sendResponse is convertToSendMessageResponse: one entry per message.
-func sendResponse(r *remoting.Command, msgs []builtMessage) *apiv2.SendMessageResponse {
+func (m *messaging) sendResponse(r *remoting.Command, msgs []builtMessage) *apiv2.SendMessageResponse {
 	var st *apiv2.Status
 	switch remoting.ResponseCode(r.Code) {
 	case remoting.Success:
@@ -366,11 +366,7 @@ func sendResponse(r *remoting.Command, msgs []builtMessage) *apiv2.SendMessageRe
 	case remoting.SlaveNotAvailable:
 		st = status(apiv2.Code_HA_NOT_AVAILABLE, "send message failed, sendStatus=SLAVE_NOT_AVAILABLE")
 	default:
-		err := brokerError(r)
-		if brokerCode(r.Code) == apiv2.Code_INTERNAL_SERVER_ERROR {
-			err = refuse(apiv2.Code_INTERNAL_SERVER_ERROR, r.Remark)
-		}
-		st = statusOf(err)
+		st = statusOf(m.brokerError(r))
 		return &apiv2.SendMessageResponse{Status: st, Entries: []*apiv2.SendResultEntry{{Status: st}}}
 	}
 	offset, _ := strconv.ParseInt(r.ExtString("queueOffset"), 10, 64)

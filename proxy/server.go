@@ -20,6 +20,10 @@ import (
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
+// grpcClientIdle is grpcClientIdleTimeMills: a connection without a call
+// for that long is sent GOAWAY.
+const grpcClientIdle = 120 * time.Second
+
 // LocalBroker is the broker a local-mode proxy serves.
 type LocalBroker struct {
 	Addr    string // its remoting address
@@ -78,7 +82,9 @@ func New(o Options) (*Server, error) {
 	svc = newMessaging(cfg, b, o.Local, o.Logger)
 	s.svc = svc
 	s.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(cfg.GrpcMaxInboundMessageSize),
-		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}))
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: grpcClientIdle}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Minute}),
+		grpc.UnaryInterceptor(unaryPipeline), grpc.StreamInterceptor(streamPipeline))
 	apiv2.RegisterMessagingServiceServer(s.grpc, s.svc)
 	return s, nil
 }

@@ -37,38 +37,36 @@ func statusOf(err error) *apiv2.Status {
 	if errors.Is(err, errTopicNotFound) {
 		return status(apiv2.Code_TOPIC_NOT_FOUND, err.Error())
 	}
+	var te interface{ Timeout() bool }
+	if errors.As(err, &te) && te.Timeout() {
+		return status(apiv2.Code_PROXY_TIMEOUT, err.Error())
+	}
 	return status(apiv2.Code_INTERNAL_SERVER_ERROR, err.Error())
 }
 
-// brokerCode maps a broker's refusal to a status code (ResponseBuilder's
-// table of ResponseCode).
+// brokerCode is ResponseBuilder.buildCode: the few broker codes with a
+// status of their own; every other one is INTERNAL_SERVER_ERROR.
 func brokerCode(code int32) apiv2.Code {
 	switch remoting.ResponseCode(code) {
 	case remoting.Success:
 		return apiv2.Code_OK
-	case remoting.TopicNotExist:
-		return apiv2.Code_TOPIC_NOT_FOUND
-	case remoting.SubscriptionGroupNotExist:
-		return apiv2.Code_CONSUMER_GROUP_NOT_FOUND
-	case remoting.NoPermission:
-		return apiv2.Code_FORBIDDEN
-	case remoting.MessageIllegal:
-		return apiv2.Code_MESSAGE_CORRUPTED
 	case remoting.SystemBusy:
 		return apiv2.Code_TOO_MANY_REQUESTS
-	case remoting.PollingFull:
-		return apiv2.Code_TOO_MANY_REQUESTS
-	case remoting.SubscriptionParseFailed:
-		return apiv2.Code_ILLEGAL_FILTER_EXPRESSION
-	case remoting.NoMessage, remoting.PullNotFound, remoting.PollingTimeout:
-		return apiv2.Code_MESSAGE_NOT_FOUND
-	case remoting.InvalidParameter:
-		return apiv2.Code_BAD_REQUEST
+	case remoting.RequestCodeNotSupported:
+		return apiv2.Code_NOT_IMPLEMENTED
+	case remoting.SubscriptionGroupNotExist:
+		return apiv2.Code_CONSUMER_GROUP_NOT_FOUND
 	}
 	return apiv2.Code_INTERNAL_SERVER_ERROR
 }
 
-// brokerError is a broker's refusal as an error.
-func brokerError(resp *remoting.Command) error {
+// brokerError is a broker's refusal as an error: in local mode Java's
+// ProxyException(INTERNAL_SERVER_ERROR, remark), whose message is its
+// toString; in cluster mode MQBrokerException, the code mapped and the
+// bare remark.
+func (m *messaging) brokerError(resp *remoting.Command) error {
+	if m.cfg.local() {
+		return refuse(apiv2.Code_INTERNAL_SERVER_ERROR, "org.apache.rocketmq.proxy.common.ProxyException: "+resp.Remark)
+	}
 	return refuse(brokerCode(resp.Code), resp.Remark)
 }
