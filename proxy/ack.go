@@ -10,6 +10,7 @@ package proxy
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/proxy/apiv2"
@@ -22,9 +23,10 @@ func (m *messaging) AckMessage(ctx context.Context, req *apiv2.AckMessageRequest
 		return &apiv2.AckMessageResponse{Status: statusOf(err)}, nil
 	}
 	topic, group := req.GetTopic().GetName(), req.GetGroup().GetName()
+	client := clientOf(ctx).id
 	resp := &apiv2.AckMessageResponse{Status: statusOK()}
 	for _, e := range req.GetEntries() {
-		st := m.ackEntry(group, topic, e.GetReceiptHandle())
+		st := m.ackEntry(client, group, topic, e.GetMessageId(), e.GetReceiptHandle())
 		resp.Entries = append(resp.Entries, &apiv2.AckMessageResultEntry{MessageId: e.GetMessageId(), ReceiptHandle: e.GetReceiptHandle(), Status: st})
 		if st.Code != apiv2.Code_OK {
 			resp.Status = st
@@ -36,11 +38,24 @@ func (m *messaging) AckMessage(ctx context.Context, req *apiv2.AckMessageRequest
 	return resp, nil
 }
 
-// ackEntry acks one receipt handle.
-func (m *messaging) ackEntry(group, topic, receipt string) *apiv2.Status {
+// currentHandle parses a receipt handle and swaps in the one the
+// proxy renewed it to, if it did (the record goes).
+func (m *messaging) currentHandle(client, group, msgID, receipt string) (protocol.PopHandle, error) {
 	h, err := protocol.ParsePopHandle(receipt)
 	if err != nil {
-		return status(apiv2.Code_INVALID_RECEIPT_HANDLE, "receipt handle is invalid")
+		return h, refuse(apiv2.Code_INVALID_RECEIPT_HANDLE, "receipt handle is invalid")
+	}
+	if cur, ok := m.renews.take(keyOf(client, group, msgID, h)); ok {
+		return cur, nil
+	}
+	return h, nil
+}
+
+// ackEntry acks one receipt handle.
+func (m *messaging) ackEntry(client, group, topic, msgID, receipt string) *apiv2.Status {
+	h, err := m.currentHandle(client, group, msgID, receipt)
+	if err != nil {
+		return statusOf(err)
 	}
 	addr, err := m.brokers.masterOf(topic, h.BrokerName)
 	if err != nil {
@@ -86,30 +101,15 @@ func (m *messaging) ChangeInvisibleDuration(ctx context.Context, req *apiv2.Chan
 	if err := m.validateInvisibleTime(invisible, 0); err != nil {
 		return fail(err)
 	}
-	h, err := protocol.ParsePopHandle(req.GetReceiptHandle())
-	if err != nil {
-		return fail(refuse(apiv2.Code_INVALID_RECEIPT_HANDLE, "receipt handle is invalid"))
-	}
 	topic, group := req.GetTopic().GetName(), req.GetGroup().GetName()
-	addr, err := m.brokers.masterOf(topic, h.BrokerName)
+	h, err := m.currentHandle(clientOf(ctx).id, group, req.GetMessageId(), req.GetReceiptHandle())
 	if err != nil {
 		return fail(err)
 	}
-	r := ackRequest(group, topic, h)
-	r.Code = int32(remoting.ChangeMessageInvisibletime)
-	r.SetExt("invisibleTime", strconv.FormatInt(invisible, 10))
-	resp, err := m.brokers.call(addr, r, 0)
+	nh, err := m.changeInvisible(group, topic, h, time.Duration(invisible)*time.Millisecond)
 	if err != nil {
 		return fail(err)
 	}
-	if resp.Code != int32(remoting.Success) {
-		return fail(m.brokerError(resp))
-	}
-	popTime, _ := strconv.ParseInt(resp.ExtString("popTime"), 10, 64)
-	newInvisible, _ := strconv.ParseInt(resp.ExtString("invisibleTime"), 10, 64)
-	rqid, _ := strconv.Atoi(resp.ExtString("reviveQid"))
-	nh := protocol.PopHandle{CkQueueOffset: h.QueueOffset, PopTime: popTime, InvisibleTime: newInvisible, ReviveQueueID: int32(rqid),
-		RetryFlag: h.RetryFlag, BrokerName: h.BrokerName, QueueID: h.QueueID, QueueOffset: h.QueueOffset, CommitLogOffset: h.CommitLogOffset}
 	return &apiv2.ChangeInvisibleDurationResponse{Status: statusOK(), ReceiptHandle: nh.String()}, nil
 }
 
@@ -119,11 +119,11 @@ func (m *messaging) ForwardMessageToDeadLetterQueue(ctx context.Context, req *ap
 	if err := validateTopicAndGroup(req.GetTopic(), req.GetGroup()); err != nil {
 		return &apiv2.ForwardMessageToDeadLetterQueueResponse{Status: statusOf(err)}, nil
 	}
-	h, err := protocol.ParsePopHandle(req.GetReceiptHandle())
-	if err != nil {
-		return &apiv2.ForwardMessageToDeadLetterQueueResponse{Status: status(apiv2.Code_INVALID_RECEIPT_HANDLE, "receipt handle is invalid")}, nil
-	}
 	topic, group := req.GetTopic().GetName(), req.GetGroup().GetName()
+	h, err := m.currentHandle(clientOf(ctx).id, group, req.GetMessageId(), req.GetReceiptHandle())
+	if err != nil {
+		return &apiv2.ForwardMessageToDeadLetterQueueResponse{Status: statusOf(err)}, nil
+	}
 	addr, err := m.brokers.masterOf(topic, h.BrokerName)
 	if err != nil {
 		return &apiv2.ForwardMessageToDeadLetterQueueResponse{Status: statusOf(err)}, nil

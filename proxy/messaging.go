@@ -28,12 +28,14 @@ type messaging struct {
 	rr       roundRobin
 	streams  streams
 	txs      txTable
+	renews   renewTable
 	stop     chan struct{}
 }
 
 func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger) *messaging {
 	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, stop: make(chan struct{})}
 	go m.heartbeatLoop(m.stop)
+	go m.renewLoop(m.stop)
 	return m
 }
 

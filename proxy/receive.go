@@ -99,9 +99,18 @@ func (m *messaging) receive(req *apiv2.ReceiveMessageRequest, stream grpc.Server
 		}
 		return statusOf(m.brokerError(resp)), nil
 	}
-	msgs := m.popped(resp, addr, group, topic, brokerName, exp, expType, settings.GetBackoffPolicy().GetMaxAttempts())
-	if len(msgs) == 0 {
+	got := m.popped(resp, addr, group, topic, brokerName, exp, expType, settings.GetBackoffPolicy().GetMaxAttempts())
+	if len(got) == 0 {
 		return status(apiv2.Code_MESSAGE_NOT_FOUND, "no match message"), nil
+	}
+	msgs := make([]*apiv2.Message, len(got))
+	now := time.Now()
+	for i, g := range got {
+		msgs[i] = g.msg
+		if req.GetAutoRenew() {
+			m.renews.add(keyOf(c.id, group, g.msg.GetSystemProperties().GetMessageId(), g.handle),
+				&renewRecord{topic: topic, handle: g.handle, reconsumeTimes: g.reconsumeTimes, since: now})
+		}
 	}
 	return statusOK(), msgs
 }
@@ -168,13 +177,20 @@ func (m *messaging) readableBroker(topic, name string) (addr, brokerName string,
 // the commitlog offset to make the receipt handle, and filters: a
 // message the tags refuse is acked, one past the max attempts goes to
 // the DLQ.
-func (m *messaging) popped(resp *remoting.Command, addr, group, topic, brokerName, exp, expType string, maxAttempts int32) []*apiv2.Message {
+// poppedMessage is a message to hand out, with its handle.
+type poppedMessage struct {
+	msg            *apiv2.Message
+	handle         protocol.PopHandle
+	reconsumeTimes int32
+}
+
+func (m *messaging) popped(resp *remoting.Command, addr, group, topic, brokerName, exp, expType string, maxAttempts int32) []poppedMessage {
 	starts, _ := protocol.ParsePopInfo(resp.ExtString("startOffsetInfo"))
 	popTime, _ := strconv.ParseInt(resp.ExtString("popTime"), 10, 64)
 	invisible, _ := strconv.ParseInt(resp.ExtString("invisibleTime"), 10, 64)
 	rqid, _ := strconv.Atoi(resp.ExtString("reviveQid"))
 	tags := tagSet(exp, expType)
-	var out []*apiv2.Message
+	var out []poppedMessage
 	for body := resp.Body; len(body) >= 4; {
 		n := int(binary.BigEndian.Uint32(body))
 		if n <= 0 || n > len(body) {
@@ -197,7 +213,7 @@ func (m *messaging) popped(resp *remoting.Command, addr, group, topic, brokerNam
 		case maxAttempts > 0 && rec.ReconsumeTimes >= maxAttempts:
 			m.toDLQ(addr, group, topic, handle, props[propUniqKey])
 		default:
-			out = append(out, toMessage(&rec, props))
+			out = append(out, poppedMessage{msg: toMessage(&rec, props), handle: handle, reconsumeTimes: rec.ReconsumeTimes})
 		}
 	}
 	return out

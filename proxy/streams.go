@@ -63,6 +63,14 @@ func (s *streams) remove(id string, c *clientStream) {
 	}
 }
 
+// live tells whether a client's Telemetry stream is open.
+func (s *streams) live(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.m[id]
+	return ok
+}
+
 // sendToGroup sends cmd to one client publishing to group (a topic).
 func (s *streams) sendToGroup(group string, cmd *apiv2.TelemetryCommand) bool {
 	s.mu.Lock()
