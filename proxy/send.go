@@ -11,7 +11,7 @@ package proxy
 import (
 	"context"
 	"encoding/binary"
-	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +19,7 @@ import (
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/proxy/apiv2"
 	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
 )
 
 // Message properties (MessageConst) and flags the proxy sets.
@@ -277,29 +278,66 @@ func (m *messaging) writableQueue(topic, group string) (protocol.MessageQueue, s
 	if err != nil {
 		return protocol.MessageQueue{}, "", err
 	}
-	var queues []protocol.MessageQueue
-	for _, qd := range route.QueueDatas {
-		if qd.Perm&protocol.PermWrite == 0 {
-			continue
-		}
-		for i := range qd.WriteQueueNums {
-			queues = append(queues, protocol.MessageQueue{Topic: topic, BrokerName: qd.BrokerName, QueueID: i})
-		}
-	}
+	queues := writeQueues(topic, route)
 	if len(queues) == 0 {
-		return protocol.MessageQueue{}, "", refuse(apiv2.Code_FORBIDDEN, "no writable queue")
+		return protocol.MessageQueue{}, "", refuse(apiv2.Code_FORBIDDEN, "org.apache.rocketmq.proxy.common.ProxyException: no writable queue")
 	}
 	var i int
 	if group != "" {
-		h := fnv.New32a()
-		_, _ = h.Write([]byte(group))
-		i = int(h.Sum32() % uint32(len(queues)))
+		i = consistentHash(int64(store.JavaStringHash(group)), len(queues))
 	} else {
 		i = m.rr.next("send:"+topic, len(queues))
 	}
 	q := queues[i]
 	addr, err := m.brokers.masterOf(topic, q.BrokerName)
 	return q, addr, err
+}
+
+// writeQueues are a route's write queues, of writable brokers with a
+// master, sorted by broker name and queue id.
+func writeQueues(topic string, route *protocol.TopicRouteData) []protocol.MessageQueue {
+	var queues []protocol.MessageQueue
+	for _, qd := range route.QueueDatas {
+		if qd.Perm&protocol.PermWrite == 0 || !hasMaster(route, qd.BrokerName) {
+			continue
+		}
+		for i := range qd.WriteQueueNums {
+			queues = append(queues, protocol.MessageQueue{Topic: topic, BrokerName: qd.BrokerName, QueueID: i})
+		}
+	}
+	slices.SortFunc(queues, func(a, b protocol.MessageQueue) int {
+		if c := strings.Compare(a.BrokerName, b.BrokerName); c != 0 {
+			return c
+		}
+		return int(a.QueueID - b.QueueID)
+	})
+	return queues
+}
+
+func hasMaster(route *protocol.TopicRouteData, brokerName string) bool {
+	for _, bd := range route.BrokerDatas {
+		if bd.BrokerName == brokerName {
+			_, ok := bd.BrokerAddrs.Get(protocol.MasterID)
+			return ok
+		}
+	}
+	return false
+}
+
+// consistentHash is Guava's Hashing.consistentHash, which picks a FIFO
+// message group's queue: the same group lands on the same queue through
+// a Java proxy and this one.
+func consistentHash(input int64, buckets int) int {
+	state := uint64(input)
+	candidate := 0
+	for {
+		state = 2862933555777941757*state + 1
+		next := int(float64(candidate+1) / (float64(int32(state>>33)+1) / (1 << 31)))
+		if next < 0 || next >= buckets {
+			return candidate
+		}
+		candidate = next
+	}
 }
 
 // sendRequest is SEND_MESSAGE for one message or a batch.
@@ -382,7 +420,8 @@ func (m *messaging) sendResponse(r *remoting.Command, msgs []builtMessage) *apiv
 }
 
 // systemProperty is MessageConst.STRING_HASH_SET: names a user may not
-// set.
+// set, and that a received message does not show as user properties
+// (__SHARDINGKEY and TRACE_CONTEXT are not among them: Java shows them).
 var systemProperty = map[string]bool{}
 
 func init() {
@@ -391,10 +430,9 @@ func init() {
 		"MQ2_FLAG", "RECONSUME_TIME", "UNIQ_KEY", "MAX_RECONSUME_TIMES", "CONSUME_START_TIME", "POP_CK", "POP_CK_OFFSET",
 		"1ST_POP_TIME", "TRAN_PREPARED_QUEUE_OFFSET", "DUP_INFO", "EXTEND_UNIQ_INFO", "INSTANCE_ID", "CORRELATION_ID",
 		"REPLY_TO_CLIENT", "TTL", "ARRIVE_TIME", "PUSH_REPLY_TIME", "CLUSTER", "MSG_TYPE", "INNER_MULTI_QUEUE_OFFSET",
-		"INNER_MULTI_DISPATCH", "__SHARDINGKEY", "__BORNHOST", "BORN_TIMESTAMP", "TRACE_CONTEXT", "TIMER_DELIVER_MS",
-		"TIMER_DELAY_SEC", "TIMER_DELAY_MS", "TIMER_OUT_MS", "TIMER_ENQUEUE_MS", "TIMER_DEQUEUE_MS", "TIMER_ROLL_TIMES",
-		"TIMER_DEL_UNIQKEY", "CHECK_IMMUNITY_TIME_IN_SECONDS", "TRANSACTION_CHECK_TIMES", "DLQ_ORIGIN_TOPIC",
-		"DLQ_ORIGIN_MESSAGE_ID", "TIMER_ENQUEUE_MS", "REAL_QUEUE_ID"} {
+		"TIMER_DELAY_MS", "TIMER_DELAY_SEC", "TIMER_DELIVER_MS", "TIMER_ENQUEUE_MS", "TIMER_DEQUEUE_MS", "TIMER_ROLL_TIMES",
+		"TIMER_OUT_MS", "TIMER_DEL_UNIQKEY", "TIMER_DELAY_LEVEL", "__BORNHOST", "BORN_TIMESTAMP", "DLQ_ORIGIN_TOPIC",
+		"DLQ_ORIGIN_MESSAGE_ID", "__CRC32#"} {
 		systemProperty[k] = true
 	}
 }
