@@ -20,6 +20,7 @@
 //	receive.go      ReceiveMessage
 //	ack.go          AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue
 //	transaction.go  EndTransaction, and the brokers' check-back relayed to a client
+//	renew.go      auto-renew of push consumers' receipt handles
 //	streams.go    the clients' Telemetry streams, and the heartbeats of their groups
 //	convert.go    a broker's message as a gRPC Message
 //	brokers.go    the name servers and brokers behind: routes, configs, calls

@@ -8,6 +8,7 @@
 //	service.pb.go            MessagingService's requests and responses
 //	service_grpc.pb.go       MessagingService's server and client
 //	admin.pb.go admin_grpc.pb.go   the Admin service (ChangeLogLevel)
-//	gen/                     the generator: Descriptors.java, main.go, gen.sh, and the
-//	                         descriptors it read (gen/descriptors/rocketmq-proto-2.0.4.binpb)
+//
+// The generator is command proxy/apiv2/gen (Descriptors.java, gen.sh, and
+// the descriptors it read, proxy/apiv2/gen/descriptors/rocketmq-proto-2.0.4.binpb).
 package apiv2
