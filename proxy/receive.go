@@ -90,13 +90,14 @@ func (m *messaging) receive(req *apiv2.ReceiveMessageRequest, stream grpc.Server
 	if err != nil {
 		return statusOf(err), nil
 	}
-	if resp.Code != int32(remoting.Success) {
-		if resp.Code == int32(remoting.PollingFull) {
-			return status(apiv2.Code_TOO_MANY_REQUESTS, "polling full"), nil
-		}
-		if brokerCode(resp.Code) == apiv2.Code_MESSAGE_NOT_FOUND {
-			return status(apiv2.Code_MESSAGE_NOT_FOUND, "no new message"), nil
-		}
+	// processPopResponse: 209 POLLING_FULL, 210 and 19 POLLING_NOT_FOUND
+	switch remoting.ResponseCode(resp.Code) {
+	case remoting.Success:
+	case remoting.PollingFull:
+		return status(apiv2.Code_TOO_MANY_REQUESTS, "polling full"), nil
+	case remoting.PollingTimeout, remoting.PullNotFound:
+		return status(apiv2.Code_MESSAGE_NOT_FOUND, "no new message"), nil
+	default:
 		return statusOf(m.brokerError(resp)), nil
 	}
 	got := m.popped(resp, addr, group, topic, brokerName, exp, expType, settings.GetBackoffPolicy().GetMaxAttempts())
