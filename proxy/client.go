@@ -36,7 +36,10 @@ func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCom
 	ctx := stream.Context()
 	c := clientOf(ctx)
 	cs := &clientStream{stream: stream}
-	defer m.streams.remove(c.id, cs)
+	defer func() {
+		m.streams.remove(c.id, cs)
+		go m.heartbeat() // its groups, if no other client has them, are unregistered
+	}()
 	for {
 		cmd, err := stream.Recv()
 		if err == io.EOF {

@@ -29,11 +29,16 @@ type messaging struct {
 	streams  streams
 	txs      txTable
 	renews   renewTable
-	stop     chan struct{}
+	// reg carries the heartbeats of the clients' groups; registered are
+	// the groups it last heartbeated (heartbeatLoop's own).
+	reg        invoker
+	registered registeredGroups
+	hbMu       sync.Mutex // one heartbeat at a time
+	stop       chan struct{}
 }
 
-func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger) *messaging {
-	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, stop: make(chan struct{})}
+func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger, reg invoker) *messaging {
+	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, reg: reg, stop: make(chan struct{})}
 	go m.heartbeatLoop(m.stop)
 	go m.renewLoop(m.stop)
 	return m

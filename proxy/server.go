@@ -48,12 +48,13 @@ type Options struct {
 
 // Server is a running proxy.
 type Server struct {
-	log    *zap.Logger
-	cfg    Config
-	grpc   *grpc.Server
-	lis    net.Listener
-	client *remoting.Client
-	svc    *messaging
+	log       *zap.Logger
+	cfg       Config
+	grpc      *grpc.Server
+	lis       net.Listener
+	client    *remoting.Client
+	regClient *remoting.Client
+	svc       *messaging
 }
 
 // New builds the proxy and binds its gRPC port.
@@ -76,10 +77,14 @@ func New(o Options) (*Server, error) {
 	router.Handle(remoting.CheckTransactionState, pool, func(req *remoting.Request) *remoting.Command {
 		return svc.checkTransactionState(req)
 	})
-	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Router: router})
+	// Two connections to each broker: the data calls, and the
+	// registrations (heartbeats, and the check-backs they draw), which a
+	// broker closes when a registration expires.
+	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger})
+	regClient := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Router: router})
 	b := newBrokers(client, func() []string { return splitNamesrv(cfg.NamesrvAddr) }, o.Local)
-	s := &Server{log: o.Logger, cfg: cfg, lis: newSniffListener(lis, o.TLSMode, o.TLSConfig), client: client}
-	svc = newMessaging(cfg, b, o.Local, o.Logger)
+	s := &Server{log: o.Logger, cfg: cfg, lis: newSniffListener(lis, o.TLSMode, o.TLSConfig), client: client, regClient: regClient}
+	svc = newMessaging(cfg, b, o.Local, o.Logger, regClient)
 	s.svc = svc
 	s.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(cfg.GrpcMaxInboundMessageSize),
 		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: grpcClientIdle}),
@@ -108,4 +113,5 @@ func (s *Server) Close() {
 	s.grpc.Stop()
 	s.svc.close()
 	s.client.Close()
+	s.regClient.Close()
 }

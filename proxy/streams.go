@@ -128,10 +128,42 @@ func (m *messaging) heartbeatLoop(stop <-chan struct{}) {
 	}
 }
 
+// registeredGroups are the groups the last heartbeat carried, and to
+// which brokers.
+type registeredGroups struct {
+	mu        sync.Mutex
+	producers map[string][]string // group -> broker addresses
+	consumers map[string][]string
+}
+
+// swap records the groups of this heartbeat and returns those the last
+// one carried that this one does not.
+func (r *registeredGroups) swap(producers, consumers map[string][]string) (goneProducers, goneConsumers map[string][]string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gone := func(old, now map[string][]string) map[string][]string {
+		out := map[string][]string{}
+		for g, addrs := range old {
+			if _, ok := now[g]; !ok {
+				out[g] = addrs
+			}
+		}
+		return out
+	}
+	goneProducers, goneConsumers = gone(r.producers, producers), gone(r.consumers, consumers)
+	r.producers, r.consumers = producers, consumers
+	return goneProducers, goneConsumers
+}
+
 // heartbeat sends one HEART_BEAT with every group to the brokers of
-// their topics.
+// their topics, and unregisters the groups no client has any more, so
+// that their registrations do not expire (a broker closes the
+// connection of an expired one).
 func (m *messaging) heartbeat() {
+	m.hbMu.Lock()
+	defer m.hbMu.Unlock()
 	producers, consumers := m.streams.groups()
+	m.unregisterGone(producers, consumers)
 	if len(producers) == 0 && len(consumers) == 0 {
 		return
 	}
@@ -161,8 +193,41 @@ func (m *messaging) heartbeat() {
 	for _, addr := range m.brokerAddrs(topics) {
 		req := remoting.NewRequest(remoting.HeartBeat, nil)
 		req.Body = body
-		if _, err := m.brokers.call(addr, req, 0); err != nil {
+		if _, err := m.reg.InvokeTimeout(addr, req, brokerCallTimeout); err != nil {
 			m.log.Debug("heartbeat to broker failed", zap.String("broker", addr), zap.Error(err))
+		}
+	}
+}
+
+// unregisterGone records this heartbeat's groups and sends
+// UNREGISTER_CLIENT for those no client has any more.
+func (m *messaging) unregisterGone(producers map[string]bool, consumers map[string][]*apiv2.SubscriptionEntry) {
+	at := func(topics []string) []string {
+		set := map[string]bool{}
+		for _, t := range topics {
+			set[t] = true
+		}
+		return m.brokerAddrs(set)
+	}
+	p, c := map[string][]string{}, map[string][]string{}
+	for g := range producers {
+		p[g] = at([]string{g})
+	}
+	for g, subs := range consumers {
+		var topics []string
+		for _, e := range subs {
+			topics = append(topics, e.GetTopic().GetName())
+		}
+		c[g] = at(topics)
+	}
+	goneP, goneC := m.registered.swap(p, c)
+	id := proxyClientID(m.local.IP)
+	for key, gone := range map[string]map[string][]string{"producerGroup": goneP, "consumerGroup": goneC} {
+		for g, addrs := range gone {
+			for _, addr := range addrs {
+				req := remoting.NewRequest(remoting.UnregisterClient, map[string]string{"clientID": id, key: g})
+				_, _ = m.reg.InvokeTimeout(addr, req, brokerCallTimeout)
+			}
 		}
 	}
 }
