@@ -223,6 +223,12 @@ final class GrpcClients {
      */
     static List<Delivery> receiveUntil(SimpleConsumer c, Duration invisible, Duration timeout, String what,
         Each each, java.util.function.Predicate<List<Delivery>> done) throws Exception {
+        return receiveUntil(c, 32, invisible, timeout, what, each, done);
+    }
+
+    /** The same, at most batch messages a receive. */
+    static List<Delivery> receiveUntil(SimpleConsumer c, int batch, Duration invisible, Duration timeout, String what,
+        Each each, java.util.function.Predicate<List<Delivery>> done) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Delivery> got = new ArrayList<>();
         while (!done.test(got)) {
@@ -230,7 +236,7 @@ final class GrpcClients {
                 throw new AssertionError("not within " + timeout.toSeconds() + " s: " + what + "; received "
                     + describe(got));
             }
-            for (MessageView m : c.receive(32, invisible)) {
+            for (MessageView m : c.receive(batch, invisible)) {
                 Delivery d = new Delivery(m, System.currentTimeMillis());
                 got.add(d);
                 each.accept(d);
