@@ -88,6 +88,29 @@
 #   SERVER_JAVA_OPT_EXT=-Dtls.server.mode=enforcing (compat/tls-suite.sh).
 # env.sh keeps it, so that restart-broker starts the broker with it again.
 #
+# PROXY=1 (line 5 only) starts broker-a with the proxy inside it, in local
+# mode, as the 5.3.3 distribution's `sh bin/mqbroker -c broker.conf
+# --enable-proxy -pc rmq-proxy.json` does: that script runs, instead of
+# BrokerStartup, org.apache.rocketmq.proxy.ProxyStartup -pc rmq-proxy.json
+# -pm local -bc broker.conf (its -c becomes -bc; the rest of the arguments
+# pass through) with -Drmq.logback.configurationFile=rmq.proxy.logback.xml
+# (proxy.log and the broker's logs, under user.home as usual). ProxyStartup
+# builds the BrokerController from -bc and serves the 5.x clients' gRPC API
+# on grpcServerPort and the remoting proxy on remotingListenPort, with the
+# broker's own listenPort as without the proxy. The classpath adds
+# org.apache.rocketmq:rocketmq-proxy (reference/pom.xml -Pproxy, cached as
+# target/cp/servers-<version>-proxy.cp). For BROKER_IMPL=go the broker binary
+# gets the same arguments: $RMQGO_BROKER_BIN -c broker.conf --enable-proxy
+# -pc rmq-proxy.json. Either must print "rocketmq-proxy startup successfully"
+# on its stdout (what ProxyStartup prints; it prints no "boot success" line).
+# RUN_DIR/broker-a/rmq-proxy.json has rocketMQClusterName, namesrvAddr,
+# proxyMode "local", grpcServerPort (PROXY_PORT, first choice 26081) and
+# remotingListenPort (PROXY_PORT+1); PROXY_CONF_EXTRA, a JSON fragment of
+# more "key": value pairs, is added to it. Only broker-a runs the proxy
+# (broker-b and the slave do not). env.sh then has PROXY=1, PROXY_ADDR
+# (127.0.0.1:<grpc port>) and PROXY_REMOTING_ADDR, and restart-broker a
+# starts the broker with the proxy again.
+#
 # Other knobs: BOOT_TIMEOUT (seconds per server, 180), MVN (mvn),
 # REF_VERSION_4 (4.9.7), REF_VERSION_5 (5.3.3),
 # NAMESRV_JAVA_HEAP (-Xms128m -Xmx256m), BROKER_JAVA_HEAP (-Xms256m -Xmx512m).
@@ -103,6 +126,7 @@ NAMESRV_IMPL=${NAMESRV_IMPL:-java}
 BROKER_IMPL=${BROKER_IMPL:-java}
 COMPAT_BROKER_B=${COMPAT_BROKER_B:-1}
 COMPAT_SLAVE=${COMPAT_SLAVE:-0}
+PROXY=${PROXY:-0}
 SLAVE_IMPL=${SLAVE_IMPL:-$BROKER_IMPL}
 CLUSTER_NAME=${CLUSTER_NAME:-DefaultCluster}
 SERVER_JAVA_OPT_EXT=${SERVER_JAVA_OPT_EXT:-}
@@ -173,14 +197,21 @@ pick() {
   eval "$var=$p"
 }
 
-# server_classpath VERSION: prints the path of the cached classpath file.
+# server_classpath VERSION [proxy]: prints the path of the cached classpath
+# file (with "proxy": the one that adds rocketmq-proxy).
 server_classpath() {
   version=$1
   cpfile=$CP_DIR/servers-$version.cp
+  profile=""
+  if [ "${2:-}" = proxy ]; then
+    cpfile=$CP_DIR/servers-$version-proxy.cp
+    profile="-Pproxy"
+  fi
   mkdir -p "$CP_DIR"
   if [ ! -s "$cpfile" ] || [ "$COMPAT_DIR/reference/pom.xml" -nt "$cpfile" ]; then
-    log "resolving rocketmq-namesrv and rocketmq-broker $version from Maven Central"
-    "$MVN" -q -B -Dstyle.color=never -f "$COMPAT_DIR/reference/pom.xml" -Drmq.server.version="$version" \
+    log "resolving rocketmq-namesrv and rocketmq-broker $version${profile:+ and rocketmq-proxy} from Maven Central"
+    # shellcheck disable=SC2086
+    "$MVN" -q -B -Dstyle.color=never -f "$COMPAT_DIR/reference/pom.xml" -Drmq.server.version="$version" $profile \
       dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$cpfile.tmp" >&2 ||
       die "mvn could not resolve the $version servers"
     mv "$cpfile.tmp" "$cpfile"
@@ -288,12 +319,41 @@ EOF
   if [ "$bname" = broker-a ] && [ -n "${BROKER_A_CONF_EXTRA:-}" ]; then
     printf '%s\n' "$BROKER_A_CONF_EXTRA" >>"$dir/broker.conf"
   fi
+  if has_proxy "$bname"; then
+    write_proxy_conf "$dir"
+  fi
   spawn_broker "$bname"
 }
 
-# spawn_broker NAME: runs the broker of RUN_DIR/NAME on its broker.conf.
+# has_proxy NAME: the broker of RUN_DIR/NAME runs with the proxy (PROXY=1: broker-a).
+has_proxy() {
+  [ "$PROXY" = 1 ] && [ "$1" = broker-a ]
+}
+
+# write_proxy_conf DIR: DIR/rmq-proxy.json, the proxy's config (ProxyConfig's keys).
+write_proxy_conf() {
+  {
+    echo "{"
+    echo "  \"rocketMQClusterName\": \"$CLUSTER_NAME\","
+    echo "  \"namesrvAddr\": \"127.0.0.1:$NAMESRV_PORT\","
+    echo "  \"proxyMode\": \"local\","
+    if [ -n "${PROXY_CONF_EXTRA:-}" ]; then
+      printf '%s,\n' "$PROXY_CONF_EXTRA"
+    fi
+    echo "  \"grpcServerPort\": $PROXY_PORT,"
+    echo "  \"remotingListenPort\": $((PROXY_PORT + 1))"
+    echo "}"
+  } >"$1/rmq-proxy.json"
+}
+
+# spawn_broker NAME: runs the broker of RUN_DIR/NAME on its broker.conf
+# (with the proxy, has_proxy, as mqbroker --enable-proxy -pc rmq-proxy.json runs it).
 spawn_broker() {
   dir=$RUN_DIR/$1
+  if has_proxy "$1"; then
+    spawn_broker_proxy "$1"
+    return
+  fi
   case $BROKER_IMPL in
     java)
       cp=$(cat "$SERVER_CP")
@@ -313,8 +373,34 @@ spawn_broker() {
   esac
 }
 
+# spawn_broker_proxy NAME: what the 5.3.3 distribution's mqbroker runs for
+# `sh bin/mqbroker -c broker.conf --enable-proxy -pc rmq-proxy.json`
+# (ProxyStartup, local mode); ours gets those arguments as they are.
+spawn_broker_proxy() {
+  dir=$RUN_DIR/$1
+  case $BROKER_IMPL in
+    java)
+      # shellcheck disable=SC2086
+      spawn "$dir" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
+        java $BROKER_JAVA_HEAP $JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
+        -Drmq.logback.configurationFile=rmq.proxy.logback.xml \
+        -cp "$(cat "$PROXY_CP")" org.apache.rocketmq.proxy.ProxyStartup \
+        -pc "$dir/rmq-proxy.json" -pm local -bc "$dir/broker.conf"
+      ;;
+    go)
+      spawn "$dir" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE="$LINE" \
+        "$RMQGO_BROKER_BIN" -c "$dir/broker.conf" --enable-proxy -pc "$dir/rmq-proxy.json"
+      ;;
+  esac
+}
+
+# The boot line: ProxyStartup prints its own (after the broker's start), not BrokerStartup's.
 wait_broker() {
-  wait_boot "$1" "$(cat "$RUN_DIR/$1/pid")" "$RUN_DIR/$1/stdout.log" "boot success"
+  pattern="boot success"
+  has_proxy "$1" && pattern="rocketmq-proxy startup successfully"
+  wait_boot "$1" "$(cat "$RUN_DIR/$1/pid")" "$RUN_DIR/$1/stdout.log" "$pattern"
 }
 
 # is_ours PID DIR: the process is alive and was started with a file in DIR.
@@ -423,6 +509,11 @@ check_impls() {
       *) die "SLAVE_IMPL must be java or go, not $SLAVE_IMPL" ;;
     esac
   fi
+  case $PROXY in
+    0) ;;
+    1) [ "$LINE" = 5 ] || die "PROXY=1 needs line 5 (the proxy is 5.x's)" ;;
+    *) die "PROXY must be 0 or 1, not $PROXY" ;;
+  esac
 }
 
 impl_desc() {
@@ -455,6 +546,9 @@ start_all() {
   if [ "$NAMESRV_IMPL" = java ] || [ "$BROKER_IMPL" = java ] || { [ "$COMPAT_SLAVE" = 1 ] && [ "$SLAVE_IMPL" = java ]; }; then
     SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1
   fi
+  if [ "$PROXY" = 1 ] && [ "$BROKER_IMPL" = java ]; then
+    PROXY_CP=$(server_classpath "$SERVER_VERSION" proxy) || exit 1
+  fi
 
   pick NAMESRV_PORT "${NAMESRV_PORT:-19876}" 0
   pick BROKER_PORT "${BROKER_PORT:-20911}" -2 0 1
@@ -464,8 +558,15 @@ start_all() {
   if [ "$COMPAT_SLAVE" = 1 ]; then
     pick SLAVE_PORT "${SLAVE_PORT:-22911}" -2 0 1
   fi
+  if [ "$PROXY" = 1 ]; then
+    # grpcServerPort, and remotingListenPort next to it
+    pick PROXY_PORT "${PROXY_PORT:-26081}" 0 1
+  fi
 
   log "name server: $(impl_desc "$NAMESRV_IMPL") on 127.0.0.1:$NAMESRV_PORT; brokers: $(impl_desc "$BROKER_IMPL")"
+  if [ "$PROXY" = 1 ]; then
+    log "broker-a with the proxy (local mode): gRPC on 127.0.0.1:$PROXY_PORT, remoting proxy on $((PROXY_PORT + 1))"
+  fi
 
   start_namesrv || { stop_all; exit 1; }
   # The brokers boot side by side.
@@ -505,6 +606,12 @@ start_all() {
     echo "COMPAT_RUN_DIR=$RUN_DIR; export COMPAT_RUN_DIR"
     echo "COMPAT_SERVERS_SCRIPT=$COMPAT_DIR/ref-servers.sh; export COMPAT_SERVERS_SCRIPT"
     echo "SERVER_JAVA_OPT_EXT='$SERVER_JAVA_OPT_EXT'; export SERVER_JAVA_OPT_EXT"
+    if [ "$PROXY" = 1 ]; then
+      echo "PROXY=1; export PROXY"
+      echo "PROXY_PORT=$PROXY_PORT; export PROXY_PORT"
+      echo "PROXY_ADDR=127.0.0.1:$PROXY_PORT; export PROXY_ADDR"
+      echo "PROXY_REMOTING_ADDR=127.0.0.1:$((PROXY_PORT + 1)); export PROXY_REMOTING_ADDR"
+    fi
     if [ -n "${PLAIN_ACL_FILE:-}" ]; then
       echo "BROKER_PLAIN_ACL_FILE=$ROCKETMQ_HOME_DIR/conf/plain_acl.yml; export BROKER_PLAIN_ACL_FILE"
     fi
@@ -536,6 +643,7 @@ load_run() {
   dir=$RUN_DIR/$bname
   { [ -f "$RUN_DIR/env.sh" ] && [ -f "$dir/broker.conf" ]; } ||
     die "no $RUN_DIR/env.sh or $dir/broker.conf; start the servers first"
+  PROXY=0 # a run with the proxy says so in its env.sh
   # shellcheck disable=SC1091
   . "$RUN_DIR/env.sh"
   if [ "$bname" = broker-a-slave ]; then BROKER_IMPL=${SLAVE_IMPL:-$BROKER_IMPL}; fi
@@ -544,7 +652,10 @@ load_run() {
   line_vars
   ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
   case $BROKER_IMPL in
-    java) SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1 ;;
+    java)
+      SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1
+      if has_proxy "$bname"; then PROXY_CP=$(server_classpath "$SERVER_VERSION" proxy) || exit 1; fi
+      ;;
     go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "RMQGO_BROKER_BIN=${RMQGO_BROKER_BIN:-} is not executable" ;;
     *) die "BROKER_IMPL must be java or go, not $BROKER_IMPL" ;;
   esac

@@ -13,6 +13,11 @@
 # MVN_TEST_FLAGS replaces the default Maven flags (-B -ntp), e.g. "-q".
 # RUN_DIR (compat/target/run) is where the servers run and env.sh is written,
 # as for ref-servers.sh.
+# PROXY=1 (line 5) starts broker-a with the proxy inside it (ref-servers.sh:
+# `mqbroker --enable-proxy`, gRPC on PROXY_PORT, first choice 26081) and runs
+# the tests tagged "grpc" (the 5.x gRPC client, GrpcClientTest and
+# GrpcSimpleConsumerTest) with the others, which leave them out otherwise:
+#   PROXY=1 COMPAT_CLIENTS="" sh compat/run-suite.sh 5 -Dtest='Grpc*'
 # COMPAT_CLIENTS lists the suites of the other clients that run after the
 # Java one, on the same servers: goclient (rocketmq-client-go, compat/goclient),
 # node (ali-ons, compat/node), spring (rocketmq-spring-boot-starter of the
@@ -60,11 +65,14 @@ sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >/dev/null || {
 # shellcheck disable=SC1091
 . "$RUN_DIR/env.sh"
 echo "run-suite: servers line $LINE (namesrv $NAMESRV_IMPL, brokers $BROKER_IMPL, $REF_SERVER_VERSION for java)," \
-  "clients line $CLIENT_LINE; NAMESRV_ADDR=$NAMESRV_ADDR BROKER_ADDR=$BROKER_ADDR"
+  "clients line $CLIENT_LINE; NAMESRV_ADDR=$NAMESRV_ADDR BROKER_ADDR=$BROKER_ADDR${PROXY_ADDR:+ PROXY_ADDR=$PROXY_ADDR}"
+# With the proxy, the "grpc" tests run too (pom.xml compat.grpcExclusion: a tag no test has).
+grpc_flag=""
+[ "${PROXY:-0}" = 1 ] && grpc_flag="-Dcompat.grpcExclusion=nogrpc"
 
 rm -rf "$COMPAT_DIR/target/surefire-reports"
 # shellcheck disable=SC2086
-"$MVN" ${MVN_TEST_FLAGS:--B -ntp} -Dstyle.color=never -f "$COMPAT_DIR/pom.xml" $profile test "$@"
+"$MVN" ${MVN_TEST_FLAGS:--B -ntp} -Dstyle.color=never -f "$COMPAT_DIR/pom.xml" $profile $grpc_flag test "$@"
 status=$?
 
 java_summary=$(sh "$COMPAT_DIR/surefire-summary.sh" compat "$COMPAT_DIR/target/surefire-reports")

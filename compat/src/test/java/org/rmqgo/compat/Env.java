@@ -39,6 +39,14 @@ final class Env {
         return Long.parseLong(required("BROKER_B_PID"));
     }
 
+    /**
+     * The gRPC endpoint (host:grpcServerPort) of the proxy inside broker-a: env.sh has it when the
+     * servers were started with PROXY=1 (the tests tagged "grpc").
+     */
+    static String proxyAddr() {
+        return required("PROXY_ADDR");
+    }
+
     /** compat/ref-servers.sh, which restart-broker runs (env.sh sets it). */
     static String serversScript() {
         return required("COMPAT_SERVERS_SCRIPT");
