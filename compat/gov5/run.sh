@@ -36,6 +36,7 @@ if [ -n "${RUN_DIR:-}" ]; then
         exit 2
     fi
     PROXY_ADDR="" # a run with the proxy says so in its env.sh
+    # shellcheck disable=SC1091
     . "$RUN_DIR/env.sh"
     OUT_DIR=$RUN_DIR
 else
