@@ -2,7 +2,7 @@
 #
 #   make run               build and start the name server and a broker on embedded defaults
 #   make test              everything CI checks: lint, race tests, the distribution, compat suite
-#   make lint              gofmt, go vet, staticcheck (also on compat/goclient), misspell on every tracked file
+#   make lint              gofmt, go vet, staticcheck (also on compat/goclient and compat/gov5), misspell on every tracked file
 #   make proto             regenerate package proxy/apiv2 (the 5.x gRPC API) from rocketmq-proto 2.0.4
 #   make dist              dist/rmqgo-4.9.8-bin.tar.gz and rmqgo-5.3.3-bin.tar.gz, laid out as the
 #                          RocketMQ binary releases (rocketmq-all-<version>-bin-release/: bin/, conf/)
@@ -152,6 +152,7 @@ lint:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	cd compat/goclient && $(GO) vet ./... && $(STATICCHECK) ./...
+	cd compat/gov5 && $(GO) vet ./... && $(STATICCHECK) ./...
 	cd compat/console && $(GO) vet ./... && $(STATICCHECK) ./...
 	$(MISSPELL) -error $$(git ls-files)
 

@@ -23,6 +23,9 @@
 # node (ali-ons, compat/node), spring (rocketmq-spring-boot-starter of the
 # client line, compat/spring), python (Apache's C++ client through its Python
 # wrapper, compat/python); default all four, "" for the Java suite alone.
+# With PROXY=1 the default adds gov5 (the RocketMQ 5 Go client through the
+# proxy, compat/gov5), which skips itself (all its tests counted as skipped)
+# on servers started without the proxy.
 # Examples:
 #   NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 4
 #   NAMESRV_IMPL=go RMQGO_NAMESRV_BIN=$PWD/bin/rmqgo-namesrv sh compat/run-suite.sh 5
@@ -79,9 +82,11 @@ java_summary=$(sh "$COMPAT_DIR/surefire-summary.sh" compat "$COMPAT_DIR/target/s
 
 # The other clients' suites, each ending with its "<suite>: N passed, ..." line.
 summaries=""
-for suite in ${COMPAT_CLIENTS-goclient node spring python}; do
+default_clients="goclient node spring python"
+[ "${PROXY:-0}" = 1 ] && default_clients="$default_clients gov5"
+for suite in ${COMPAT_CLIENTS-$default_clients}; do
   case $suite in
-    goclient|node|python) set -- sh "$COMPAT_DIR/$suite/run.sh" ;;
+    goclient|node|python|gov5) set -- sh "$COMPAT_DIR/$suite/run.sh" ;;
     spring) set -- sh "$COMPAT_DIR/spring/run.sh" "$CLIENT_LINE" ;;
     *) echo "run-suite: unknown suite '$suite' in COMPAT_CLIENTS" >&2; status=2; continue ;;
   esac
