@@ -164,7 +164,9 @@ unit:
 # runs the other clients' suites (Go, Node.js, Spring, and Python on the C++
 # client's core; COMPAT_CLIENTS). In each run StoreHandoverTest restarts
 # broker-a as the other implementation on the same store and back
-# (COMPAT_HANDOVER_IMPL). Before them compat-store: the Java store code
+# (COMPAT_HANDOVER_IMPL); the 5.x run on ours starts broker-a with the proxy
+# inside (PROXY=1) and adds the gRPC clients' tests (rocketmq-client-java 5.0.8,
+# tag grpc, and compat/gov5). Before them compat-store: the Java store code
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
 # by record; and compat-fastjson. Then the suites of servers set up apart
 # (retention, ACL 1.0, ACL 2.0, TLS in enforcing mode, our master and slave
@@ -176,7 +178,7 @@ unit:
 
 compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 4
-	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java PROXY=1 $(SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/retention-suite.sh 4
@@ -334,7 +336,7 @@ compat-reference-4:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/retention-suite.sh 4
 
 compat-reference-5:
-	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/run-suite.sh 5
+	NAMESRV_IMPL=java BROKER_IMPL=java PROXY=1 sh compat/run-suite.sh 5
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/retention-suite.sh 5
 
 # The tests tagged "acl" (compat/acl-suite.sh: aclEnable=true and compat/acl/plain_acl.yml)
