@@ -66,8 +66,9 @@ type timerService struct {
 	files *store.TimerFiles
 	// slotDone counts the units of the slot at readTime already
 	// delivered, when a put failed half way through it.
-	slotDone           int
-	lastFlush, lastCut time.Time
+	slotDone int
+	// ticks counts the ticks, which time the flushes and the cleaning.
+	ticks int
 
 	// mu guards what the metrics and the admin codes read.
 	mu          sync.Mutex
@@ -117,17 +118,22 @@ func (s *timerService) tick(stop <-chan struct{}) {
 	s.moveWriteTime()
 	s.enqueue()
 	s.dequeue(stop)
-	now := s.now()
-	if now.Sub(s.lastFlush) >= timerFlushInterval {
+	s.ticks++
+	if s.ticks%int(timerFlushInterval/timerTick) == 0 {
 		s.flush()
 	}
-	if now.Sub(s.lastCut) >= timerCleanInterval {
-		s.lastCut = now
-		if n, err := s.files.DeleteExpired(s.store.CommitLogMinOffset()); err != nil {
-			s.log.Error("delete expired timer log files", zap.Error(err))
-		} else if n > 0 {
-			s.log.Info("deleted expired timer log files", zap.Int("files", n))
-		}
+	if s.ticks%int(timerCleanInterval/timerTick) == 0 {
+		s.deleteExpired()
+	}
+}
+
+// deleteExpired deletes the timer log files whose messages the commitlog
+// no longer has.
+func (s *timerService) deleteExpired() {
+	if n, err := s.files.DeleteExpired(s.store.CommitLogMinOffset()); err != nil {
+		s.log.Error("delete expired timer log files", zap.Error(err))
+	} else if n > 0 {
+		s.log.Info("deleted expired timer log files", zap.Int("files", n))
 	}
 }
 
@@ -147,7 +153,6 @@ func (s *timerService) formatTime(ms int64) int64 {
 // flush is TimerFlushService's round: the checkpoint is prepared, the
 // timer log and the wheel flushed, then the checkpoint written.
 func (s *timerService) flush() {
-	s.lastFlush = s.now()
 	cp := s.prepareCheckpoint()
 	err := s.files.Flush()
 	if err == nil {
