@@ -38,8 +38,6 @@ const (
 	TimerUnitSize = 52
 	// timerBlankLen is the blank head's size (MIN_BLANK_LEN).
 	timerBlankLen = 16
-	// timerUnitMsgOffset is where offsetPy sits (UNIT_PRE_SIZE_FOR_MSG).
-	timerUnitMsgOffset = 28
 	// timerBlankMagic is BLANK_MAGIC_CODE, 0xBBCCDDEE ^ (1880681586 + 8),
 	// as the unsigned bits of the int Java writes.
 	timerBlankMagic = 0xBBCCDDEE ^ (1880681586 + 8)
