@@ -26,6 +26,21 @@ package broker
 // read from the wheel at start and kept as units go in and out, so that it
 // goes from one such slot to the next instead of through every slot, and
 // the metrics count what waits without reading the wheel.
+//
+// Differences from Java, none of them in the files' bytes: the wheel is
+// written in its mapping at once and synced every second (Java copies its
+// changes from memory every second, and not at shutdown); a put that fails
+// is tried again on the next tick however often, and a flush or slave
+// timeout counts as delivered (timer_dequeue.go); a TIMER_OUT_MS that is
+// not a number is delivered at once (timer_enqueue.go); the per-topic
+// counts of config/timermetrics are not kept (admin_timer.go); a slave
+// runs no timer (slave_sync.go); timer log files are allocated whole, as
+// this store allocates every mapped file (Java's are sparse). Where Java
+// delivers at least once, so does this: after a crash (or a Java stop,
+// whose last checkpoint may come before its last deliveries; this broker
+// writes its last one after the timer has stopped), a start delivers again
+// the slots from the checkpoint's read time on and reads the timer queue
+// again from its offset (timer_recover.go).
 
 import (
 	"sync"
