@@ -164,9 +164,11 @@ unit:
 # runs the other clients' suites (Go, Node.js, Spring, and Python on the C++
 # client's core; COMPAT_CLIENTS). In each run StoreHandoverTest restarts
 # broker-a as the other implementation on the same store and back
-# (COMPAT_HANDOVER_IMPL); the 5.x run on ours starts broker-a with the proxy
-# inside (PROXY=1) and adds the gRPC clients' tests (rocketmq-client-java 5.0.8,
-# tag grpc, and compat/gov5). Before them compat-store: the Java store code
+# (COMPAT_HANDOVER_IMPL), and on the 5.x line TimerHandoverTest does so with
+# timer messages in flight (about 100 s); the 5.x run on ours starts broker-a
+# with the proxy inside (PROXY=1) and adds the gRPC clients' tests
+# (rocketmq-client-java 5.0.8, tag grpc, and compat/gov5). Before them
+# compat-store: the Java store code
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
 # by record; and compat-fastjson. Then the suites of servers set up apart
 # (retention, ACL 1.0, ACL 2.0, TLS in enforcing mode, our master and slave

@@ -15,47 +15,32 @@ package broker
 // "The checkpoint is null" / "The timer message store is null"; so does
 // this broker.
 //
-// Differences from Java: this broker has no time wheel (timer.go). Its
-// checkpoint gives how far the timer queue was read as both queue offsets
-// and, as the read time, the earliest due time not yet delivered (now when
-// none is) to the second: a slave that takes over from it delivers
-// nothing late and may deliver again what was delivered (at least once).
-// The timer log position is 0. The metrics' timingCount is empty (the
-// wheel's per-topic counts are not kept) and their data version never
-// changes, so a Java slave copies them once.
+// The checkpoint is the one the timer service wrote last (timer_service.go:
+// config/timercheck, every second), as Java answers its TimerCheckpoint;
+// all zero where the timer does not run (a slave). Difference from Java:
+// the metrics' timingCount is empty (the per-topic counts of
+// config/timermetrics are not kept) and their data version never changes,
+// so a Java slave copies them once.
 
 import (
-	"encoding/binary"
-	"sync"
 	"time"
 
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
 )
-
-// timerCheckpointLen is TimerCheckpoint.encode's size.
-const timerCheckpointLen = 56
 
 // timerSync serves the two timer codes a Java slave syncs.
 type timerSync struct {
 	replier
-	settings *liveSettings
-	view     func(nowMs int64) timerView
-	now      func() time.Time
+	settings   *liveSettings
+	checkpoint func() store.TimerCheckpoint
 	// started versions the (empty) metrics.
 	started protocol.DataVersion
-
-	mu sync.Mutex
-	// last is the checkpoint last answered and version its data version,
-	// moved on when the checkpoint changes.
-	last    [2]int64
-	version protocol.DataVersion
 }
 
 func newTimerSync(rp replier, set *liveSettings, t *timerService, now func() time.Time) *timerSync {
-	v := protocol.NewDataVersion(now())
-	return &timerSync{replier: rp, settings: set, now: now, started: v, version: v,
-		view: func(nowMs int64) timerView { return t.view(nowMs, nil) }}
+	return &timerSync{replier: rp, settings: set, started: protocol.NewDataVersion(now()), checkpoint: t.checkpoint}
 }
 
 // getTimerCheckPoint serves GET_TIMER_CHECK_POINT.
@@ -63,30 +48,7 @@ func (t *timerSync) getTimerCheckPoint(req *remoting.Request) *remoting.Command 
 	if !t.settings.load().Store.TimerWheelEnable {
 		return t.reply(req.Cmd, remoting.SystemError, "The checkpoint is null")
 	}
-	now := t.now()
-	v := t.view(now.UnixMilli())
-	readTime := now.UnixMilli() / timerPrecisionMs * timerPrecisionMs
-	if v.due > 0 {
-		readTime = v.oldestDue / timerPrecisionMs * timerPrecisionMs
-	}
-	version := t.versionOf([2]int64{readTime, v.scanned}, now)
-	body := make([]byte, timerCheckpointLen)
-	for i, n := range []int64{readTime, 0, v.scanned, v.scanned, version.StateVersion, version.Timestamp, version.Counter} {
-		binary.BigEndian.PutUint64(body[8*i:], uint64(n))
-	}
-	return t.replyBody(req.Cmd, body)
-}
-
-// versionOf is the data version of checkpoint cp, moved on when cp
-// differs from the one answered last.
-func (t *timerSync) versionOf(cp [2]int64, now time.Time) protocol.DataVersion {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if cp != t.last {
-		t.last = cp
-		t.version.Next(now, 0)
-	}
-	return t.version
+	return t.replyBody(req.Cmd, t.checkpoint().Encode())
 }
 
 // getTimerMetrics serves GET_TIMER_METRICS.

@@ -1,7 +1,6 @@
 package broker
 
 import (
-	"encoding/binary"
 	"testing"
 	"time"
 
@@ -10,33 +9,32 @@ import (
 
 	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
 )
 
-// A Java 5.x slave's timer syncs: the checkpoint names how far the timer
-// queue was read and the read time; its version moves only with it; the
-// metrics are an empty table.
+// A Java 5.x slave's timer syncs: the checkpoint is timercheck's, how far
+// the timer queue went into the wheel, the read time and the timer log's
+// flushed end; the metrics are an empty table.
 func TestTimerCheckpointForAJavaSlave(t *testing.T) {
 	b := startLine5Broker(t, testConfigs(t.TempDir(), ""))
 	cl := newClient(t, nil)
 	resp := invoke(t, cl, b.Addr(), withBody(sendRequest("TT", 0, nil, map[string]string{"UNIQ_KEY": "U1", "TIMER_DELAY_SEC": "3600"}), []byte("later")))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
-	eventually(t, func() bool { return b.timer.view(time.Now().UnixMilli(), nil).scanned == 1 }, "the timer read the message")
-
-	checkpoint := func() []int64 {
+	checkpoint := func() store.TimerCheckpoint {
 		resp := invoke(t, cl, b.Addr(), remoting.NewRequest(remoting.GetTimerCheckPoint, nil))
 		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
-		require.Len(t, resp.Body, timerCheckpointLen)
-		out := make([]int64, 7)
-		for i := range out {
-			out[i] = int64(binary.BigEndian.Uint64(resp.Body[8*i:]))
-		}
-		return out
+		require.Len(t, resp.Body, store.TimerCheckpointLen)
+		return store.DecodeTimerCheckpoint(resp.Body)
 	}
+	eventually(t, func() bool { return checkpoint().LastTimerLogFlushPos > 0 }, "the checkpoint has the message in the wheel")
 	cp := checkpoint()
-	assert.Zero(t, cp[0]%1000, "the read time is to the second")
-	assert.InDelta(t, time.Now().UnixMilli(), cp[0], 5000, "nothing is due: the read time is now")
-	assert.Equal(t, []int64{0, 1, 1}, cp[1:4], "log position, queue offset read, master's queue offset")
-	assert.Positive(t, cp[5], "data version timestamp")
+	assert.Zero(t, cp.LastReadTimeMs%1000, "the read time is to the second")
+	assert.InDelta(t, time.Now().UnixMilli(), cp.LastReadTimeMs, 5000, "nothing is due: the read time is now")
+	assert.Equal(t, int64(1), cp.LastTimerQueueOffset, "the queue offset taken in")
+	assert.Equal(t, int64(1), cp.MasterTimerQueueOffset, "a master's own queue offset")
+	assert.Equal(t, int64(store.TimerUnitSize), cp.LastTimerLogFlushPos, "one unit in the timer log, flushed")
+	assert.Positive(t, cp.Timestamp, "data version timestamp")
+	assert.Positive(t, cp.Counter, "data version counter")
 
 	resp = invoke(t, cl, b.Addr(), remoting.NewRequest(remoting.GetTimerMetrics, nil))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)

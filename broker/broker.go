@@ -243,7 +243,7 @@ func (b *Broker) Close() error {
 		b.offsets.persist(true)
 		b.filters.persist()
 		b.schedule.persist(true)
-		b.timer.persist()
+		b.timer.close()
 		if b.orders != nil {
 			b.orders.persist()
 		}

@@ -66,13 +66,22 @@
 // their codes in query_assignment.go; orderly POP's consumerOrderInfo.json
 // (5.x) and its lock-free wake-up timers in pop_order.go. Background services: register.go (name-server
 // registration), replication.go (HA roles) with slave_sync.go (a slave's
-// copy of its master's tables), schedule.go (delay levels), timer.go (5.x timers),
-// transaction_check.go, broker_stats.go with stats_items.go and
+// copy of its master's tables), schedule.go (delay levels), the 5.x
+// timers (below), transaction_check.go, broker_stats.go with stats_items.go and
 // stats_log.go, runtime_info.go's sampler. Message properties as Java's
 // broker holds and writes them: properties.go. A subscription expression
 // built as Java's FilterAPI builds it: subscription.go. The encoder of the
 // small response bodies whose field order Java does not depend on:
 // client_data.go.
+//
+// The 5.x timers, Java's TimerMessageStore on Java's files (store/timer_*.go):
+//
+//	timer.go          the put side (TIMER_* to rmq_sys_wheel_timer) and the broker.conf keys
+//	timer_service.go  timerService: its state, the tick, the flush of the checkpoint
+//	timer_enqueue.go  the timer queue into the wheel (roll and delete units)
+//	timer_dequeue.go  the slots out to their topics
+//	timer_recover.go  the start on a store, Java's or ours (and rmqgoTimer.json once)
+//	timer_slots.go    the index of the slots that hold units; what the metrics read
 //
 // Lock order, where two locks are held at once, is in docs/locks.md.
 package broker

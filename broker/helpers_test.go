@@ -33,6 +33,7 @@ func testConfigs(dir, namesrv string) *conf.BrokerConfigs {
 	c.Store.StorePathCommitLog = dir + "/store/commitlog"
 	c.Store.MappedFileSizeCommitLog = 1 << 20
 	c.Store.MappedFileSizeConsumeQueue = 20 * 1000
+	c.Store.MappedFileSizeTimerLog = 64 << 10
 	return c
 }
 

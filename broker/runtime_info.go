@@ -275,10 +275,8 @@ func (r *runtimeInfo) brokerRuntimeInfo(m map[string]string, set *settings) {
 	if r.line.hasFiveRuntimeKeys() {
 		// isSpecialServiceRunning: the master-only services run
 		m["brokerActive"] = strconv.FormatBool(r.line.runsMasterServices(c.BrokerId, set.Store.BrokerRole))
-		for _, k := range []string{"timerReadBehind", "timerCongestNum"} {
-			m[k] = "0"
-		}
-		m["timerOffsetBehind"] = itoa(r.timer.backlog())
+		readBehind, offsetBehind, congest := r.timer.runtime(r.now().UnixMilli())
+		m["timerReadBehind"], m["timerOffsetBehind"], m["timerCongestNum"] = itoa(readBehind), itoa(offsetBehind), itoa(congest)
 		m["timerEnqueueTps"], m["timerDequeueTps"] = "0.0", "0.0"
 	}
 	m["brokerVersion"] = itoa(r.line.version())

@@ -243,6 +243,8 @@ type redirects struct {
 	now  func() time.Time
 	// maxLevel is the highest delay level.
 	maxLevel int32
+	// timer is what the timer branch follows of broker.conf.
+	timer timerConf
 }
 
 // toScheduleTopic is the delay branch of Java's put path

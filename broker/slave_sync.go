@@ -33,11 +33,13 @@ package broker
 // 3 s from 10 s after start and syncs when the last sync is 60 s old.
 //
 // Differences from Java: 5.x's timer checkpoint and metrics (60, 61) are
-// not synced: this broker keeps its timer progress in its own file
-// (timer.go), which a slave does not move; a slave restarted as a master
-// reads the timer queue again from there and may deliver again what its
-// master delivered (at least once, nothing lost). As a master it answers
-// a Java slave's 60 and 61 (admin_timer.go).
+// not synced, and a slave runs no timer (a Java slave takes its master's
+// read time and queue offset and fills a wheel of its own): a slave
+// restarted as a master starts its timer from the timercheck its store has
+// (none at first: the timer queue is read from its start,
+// timer_recover.go) and may deliver again what its master delivered (at
+// least once, nothing lost). As a master it answers a Java slave's 60 and
+// 61 (admin_timer.go).
 
 import (
 	"context"

@@ -60,3 +60,11 @@ type relayStore interface {
 	queueBounds
 	queueWalker
 }
+
+// timerStore is what the timer service needs: a relay's view, and where
+// the commitlog starts (a timer log file goes once the commitlog no longer
+// has its messages).
+type timerStore interface {
+	relayStore
+	CommitLogMinOffset() int64
+}

@@ -14,31 +14,25 @@ package broker
 // has already passed leaves the message in its topic. A DELAY level wins
 // over the timer properties, which are then dropped.
 //
-// Delivery differs from Java's TimerMessageStore (a time wheel in
-// timerwheel/timerlog files): one goroutine reads the timer queue into a
-// heap ordered by delivery time and writes each message to its real topic
-// when due (TimerMessageStore.convert: TIMER_ENQUEUE_MS and
-// TIMER_DEQUEUE_MS added). Its progress is config/rmqgoTimer.json: how far
-// the queue was read and the queue offsets read but not yet delivered,
-// written every second with a change and at shutdown; after a restart
-// those are read again, so a message delivered since the last write is
-// delivered again (at least once) and none is lost.
+// What happens next, and the state that goes with it, is Java's
+// TimerMessageStore, on Java's files (store/timer_*.go draws them), so
+// that either broker starts on the other's store with timer messages in
+// flight: the timer service (timer_service.go) reads the timer queue into
+// the wheel (timer_enqueue.go), delivers each slot once its second has
+// passed (timer_dequeue.go), and keeps its progress in config/timercheck,
+// flushed every second and at shutdown; at start it recovers as Java does
+// (timer_recover.go). The broker.conf keys it follows are
+// timerWheelEnable, timerPrecisionMs (snapped to 100, 200, 500 or 1000 as
+// Java's setter does), timerMaxDelaySec and mappedFileSizeTimerLog; the
+// others keep 5.3.3's defaults (timerRollWindowSlot 172800,
+// timerFlushIntervalMs 1000). With timerWheelEnable=false there is no
+// timer service and a timer message is refused, as Java refuses it.
 
 import (
-	"container/heap"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"sync"
-	"time"
 
-	"go.uber.org/zap"
-
-	"github.com/rmqgo/rmqgo/internal/configfile"
+	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -54,13 +48,32 @@ const (
 	propTimerDelUniq   = "TIMER_DEL_UNIQKEY"
 )
 
-// Timer settings: MessageStoreConfig's 5.3.3 defaults.
-const (
-	timerPrecisionMs = 1000
-	timerMaxDelayMs  = 3 * 24 * 3600 * 1000
-	timerTick        = 100 * time.Millisecond
-	timerFile        = "rmqgoTimer.json"
-)
+// timerConf is the timer's part of broker.conf, as read at start.
+type timerConf struct {
+	// enabled is timerWheelEnable.
+	enabled bool
+	// precisionMs is timerPrecisionMs as Java's setter snaps it.
+	precisionMs int64
+	// maxDelayMs is timerMaxDelaySec in ms.
+	maxDelayMs int64
+	// files are the timer files' place and size.
+	files store.TimerOptions
+}
+
+func newTimerConf(c *conf.MessageStoreConfig) timerConf {
+	p := int64(timerPrecisions[len(timerPrecisions)-1])
+	for i := 1; i < len(timerPrecisions); i++ {
+		if c.TimerPrecisionMs < timerPrecisions[i] {
+			p = int64(timerPrecisions[i-1])
+			break
+		}
+	}
+	return timerConf{enabled: c.TimerWheelEnable, precisionMs: p, maxDelayMs: int64(c.TimerMaxDelaySec) * 1000,
+		files: store.TimerOptions{RootDir: c.StorePathRootDir, LogFileSize: int64(c.MappedFileSizeTimerLog), PrecisionMs: p}}
+}
+
+// timerPrecisions are the precisions setTimerPrecisionMs allows.
+var timerPrecisions = []int32{100, 200, 500, 1000}
 
 // toTimerTopic is transformTimerMessage for a message to put; it reports
 // the send failure for an illegal time.
@@ -84,7 +97,10 @@ func (r redirects) toTimerTopic(m *store.Message, props *msgProps) *failure {
 	if !ok {
 		return nil
 	}
-	illegal := &failure{remoting.MessageIllegal, fmt.Sprintf("timer message illegal, the delay time should not be bigger than the max delay %dms; or if set del msg, the delay time should be bigger than the current time", int64(timerMaxDelayMs))}
+	if !r.timer.enabled {
+		return &failure{remoting.SystemError, "accurate timer message is not enabled, timerWheelEnable is false"}
+	}
+	illegal := &failure{remoting.MessageIllegal, fmt.Sprintf("timer message illegal, the delay time should not be bigger than the max delay %dms; or if set del msg, the delay time should be bigger than the current time", r.timer.maxDelayMs)}
 	if err != nil {
 		return illegal
 	}
@@ -94,13 +110,13 @@ func (r redirects) toTimerTopic(m *store.Message, props *msgProps) *failure {
 		}
 		return nil
 	}
-	if at-now > timerMaxDelayMs {
+	if at-now > r.timer.maxDelayMs {
 		return illegal
 	}
-	if at%timerPrecisionMs == 0 {
-		at -= timerPrecisionMs
+	if p := r.timer.precisionMs; at%p == 0 {
+		at -= p
 	} else {
-		at = at / timerPrecisionMs * timerPrecisionMs
+		at = at / p * p
 	}
 	props.set(propTimerOutMs, strconv.FormatInt(at, 10))
 	props.set(propRealTopic, m.Topic)
@@ -126,237 +142,4 @@ func timerDeliverMs(props *msgProps, now int64) (at int64, ok bool, err error) {
 		return n, true, err
 	}
 	return 0, false, nil
-}
-
-// timerEntry is a timer message waiting: its queue offset, commitlog
-// offset and delivery time.
-type timerEntry struct {
-	queueOffset, commitLogOffset, at int64
-}
-
-// timerHeap orders entries by delivery time, then queue offset.
-type timerHeap []timerEntry
-
-func (h timerHeap) Len() int { return len(h) }
-func (h timerHeap) Less(i, j int) bool {
-	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].queueOffset < h[j].queueOffset
-}
-func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timerEntry)) }
-func (h *timerHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// timerProgress is rmqgoTimer.json: the timer queue read up to Scanned,
-// and the offsets read but not delivered.
-type timerProgress struct {
-	Scanned int64   `json:"scanned"`
-	Pending []int64 `json:"pending"`
-}
-
-// timerService delivers timer messages when due.
-type timerService struct {
-	log   *zap.Logger
-	now   func() time.Time
-	line  line
-	store relayStore
-	path  string
-
-	mu      sync.Mutex
-	pending timerHeap
-	scanned int64
-	dirty   bool
-}
-
-// start loads the progress and reads the pending messages again.
-func (s *timerService) start() {
-	var p timerProgress
-	data, err := os.ReadFile(s.path)
-	switch {
-	case err == nil:
-		if err := json.Unmarshal(data, &p); err != nil {
-			s.log.Error("rmqgoTimer.json is not readable; reading the timer queue from its start", zap.Error(err))
-			p = timerProgress{}
-		}
-	case !errors.Is(err, os.ErrNotExist):
-		s.log.Error("read rmqgoTimer.json", zap.Error(err))
-	}
-	s.scanned = max(p.Scanned, s.store.MinOffset(timerTopic, 0))
-	for _, off := range p.Pending {
-		s.readFrom(off, off+1)
-	}
-}
-
-// loop delivers due messages until stop.
-func (s *timerService) loop(stop <-chan struct{}) {
-	lastPersist := time.Now()
-	runEvery(stop, timerTick, func() {
-		s.readFrom(s.scanned, -1)
-		s.deliverDue(stop)
-		if time.Since(lastPersist) >= time.Second {
-			s.persist()
-			lastPersist = time.Now()
-		}
-	})
-}
-
-// readFrom adds the timer queue's messages from offset from (to the end
-// when until < 0) to the heap.
-func (s *timerService) readFrom(from, until int64) {
-	err := s.store.WalkQueueFrom(timerTopic, 0, from, func(at int64, u store.QueueUnit) error {
-		if until >= 0 && at >= until {
-			return store.ErrStopWalk
-		}
-		if !u.Blank {
-			if rec, err := s.store.LookMessage(u.CommitLogOffset); err == nil {
-				v, _ := rec.Property(propTimerOutMs)
-				due, _ := strconv.ParseInt(v, 10, 64)
-				s.mu.Lock()
-				heap.Push(&s.pending, timerEntry{queueOffset: at, commitLogOffset: u.CommitLogOffset, at: due})
-				s.mu.Unlock()
-			}
-		}
-		if until < 0 {
-			s.mu.Lock()
-			s.scanned, s.dirty = at+1, true
-			s.mu.Unlock()
-		}
-		return nil
-	})
-	if err != nil {
-		s.log.Error("read the timer queue", zap.Error(err))
-	}
-}
-
-// deliverDue writes every due message to its real topic.
-func (s *timerService) deliverDue(stop <-chan struct{}) {
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		now := s.now().UnixMilli()
-		s.mu.Lock()
-		if len(s.pending) == 0 || s.pending[0].at > now {
-			s.mu.Unlock()
-			return
-		}
-		e := s.pending[0]
-		s.mu.Unlock()
-		if !s.deliver(e, now) {
-			return // retried on the next tick
-		}
-		s.mu.Lock()
-		heap.Pop(&s.pending)
-		s.dirty = true
-		s.mu.Unlock()
-	}
-}
-
-// deliver is TimerMessageStore.convert and doPut for one message; false
-// when the put must be retried.
-func (s *timerService) deliver(e timerEntry, now int64) bool {
-	rec, err := s.store.LookMessage(e.commitLogOffset)
-	if err != nil {
-		s.log.Error("the timer message to deliver is gone", zap.Int64("offset", e.commitLogOffset), zap.Error(err))
-		return true
-	}
-	props := parseProps(string(rec.Properties), s.line)
-	topic, _ := props.get(propRealTopic)
-	qidText, _ := props.get(propRealQueueID)
-	qid, err := strconv.ParseInt(qidText, 10, 32)
-	if topic == "" || err != nil {
-		s.log.Error("the timer message has no real topic and queue; discarded", zap.String("msgId", rec.MsgID()))
-		return true
-	}
-	props.set(propTimerEnqueueMs, strconv.FormatInt(rec.StoreTimestamp, 10))
-	props.set(propTimerDequeueMs, strconv.FormatInt(now, 10))
-	m := &store.Message{
-		Topic: topic, QueueID: int32(qid), Flag: rec.Flag, SysFlag: rec.SysFlag, Body: rec.Body,
-		Properties: props.encode(s.line), BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost,
-		StoreHost: rec.StoreHost, ReconsumeTimes: rec.ReconsumeTimes,
-	}
-	if res := s.store.PutMessage(m); res.Status != store.PutOK {
-		s.log.Error("deliver a timer message failed", zap.String("topic", topic), zap.Stringer("status", res.Status))
-		return false
-	}
-	return true
-}
-
-// persist writes rmqgoTimer.json when the progress changed.
-func (s *timerService) persist() {
-	s.mu.Lock()
-	if !s.dirty {
-		s.mu.Unlock()
-		return
-	}
-	s.dirty = false
-	p := timerProgress{Scanned: s.scanned, Pending: make([]int64, 0, len(s.pending))}
-	for _, e := range s.pending {
-		p.Pending = append(p.Pending, e.queueOffset)
-	}
-	s.mu.Unlock()
-	slices.Sort(p.Pending)
-	data, err := json.Marshal(p)
-	if err == nil {
-		err = configfile.Persist(s.path, data)
-	}
-	if err != nil {
-		s.log.Error("persist "+filepath.Base(s.path)+" failed", zap.Error(err))
-	}
-}
-
-// backlog is how many timer messages wait.
-func (s *timerService) backlog() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return int64(len(s.pending))
-}
-
-// caughtUp tells whether the timer has read its whole queue and holds
-// nothing due (Java's timer has neither enqueue nor dequeue backlog).
-func (s *timerService) caughtUp(nowMs int64) bool {
-	v := s.view(nowMs, nil)
-	return v.due == 0 && v.scanned >= s.store.MaxOffset(timerTopic, 0)
-}
-
-// timerView is what the metrics read of the timer (the timer gauges of
-// 5.3.3's store metrics).
-type timerView struct {
-	// scanned is how far the timer queue was read into the wheel.
-	scanned int64
-	// due is how many messages are due but not yet delivered, oldestDue
-	// the earliest time one of them was due (0 when none is).
-	due, oldestDue int64
-	// within[i] counts the messages due from bounds[i-1] (0 for the
-	// first) up to bounds[i] seconds from now.
-	within []int64
-}
-
-// view reads the timer's state at nowMs for the bounds given in seconds.
-func (s *timerService) view(nowMs int64, bounds []int64) timerView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v := timerView{scanned: s.scanned, within: make([]int64, len(bounds))}
-	base := nowMs / timerPrecisionMs * timerPrecisionMs
-	for _, e := range s.pending {
-		if e.at <= nowMs {
-			v.due++
-			if v.oldestDue == 0 || e.at < v.oldestDue {
-				v.oldestDue = e.at
-			}
-			continue
-		}
-		for i, b := range bounds {
-			if e.at < base+b*1000 {
-				v.within[i]++
-				break
-			}
-		}
-	}
-	return v
 }

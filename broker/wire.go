@@ -105,7 +105,7 @@ func (b *Broker) wireServices(o Options) error {
 	if err := b.schedule.load(); err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	b.timer = &timerService{log: log, now: now, line: b.line, store: st, path: dir.File(timerFile)}
+	b.timer = newTimerService(log, now, b.line, st, newTimerConf(o.Configs.Store), dir.File(legacyTimerFile))
 	if err := b.wireACL(o); err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (b *Broker) wireServices(o Options) error {
 		b.popPolling.onArrival(a)
 		b.notifies.onArrival(a)
 	})
-	rd := redirects{line: b.line, now: now, maxLevel: int32(len(delays))}
+	rd := redirects{line: b.line, now: now, maxLevel: int32(len(delays)), timer: b.timer.conf}
 	b.handlers = b.newHandlers(o, rd)
 	b.holds.rerun = b.handlers.pull.rerunPull
 	if err := b.wireOrders(o, dir); err != nil {

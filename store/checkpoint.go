@@ -2,12 +2,8 @@ package store
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"os"
 	"sync/atomic"
-
-	"golang.org/x/sys/unix"
 )
 
 // Checkpoint file, as Java's StoreCheckpoint keeps it (on-disk format: do
@@ -45,9 +41,7 @@ const (
 // mapped file on flush. Each is only ever set to a value that is already
 // durable in the files it describes.
 type checkpoint struct {
-	path string
-	file *os.File
-	data []byte
+	file *wholeFile
 
 	physicMsgTimestamp atomic.Int64
 	logicsMsgTimestamp atomic.Int64
@@ -57,46 +51,24 @@ type checkpoint struct {
 // openCheckpoint maps the checkpoint file, creating it zeroed when absent.
 // A read-only open of a store without one gives an all-zero checkpoint.
 func openCheckpoint(path string, readOnly bool) (*checkpoint, error) {
-	cp := &checkpoint{path: path}
-	flags := os.O_RDWR | os.O_CREATE
-	if readOnly {
-		flags = os.O_RDONLY
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
-	if errors.Is(err, os.ErrNotExist) && readOnly {
-		return cp, nil
-	}
+	f, _, err := openWholeFile(path, checkpointSize, readOnly)
 	if err != nil {
-		return nil, fmt.Errorf("store: open checkpoint: %w", err)
+		return nil, fmt.Errorf("store: checkpoint: %w", err)
 	}
-	st, err := f.Stat()
-	if err == nil && st.Size() < checkpointSize && !readOnly {
-		err = f.Truncate(checkpointSize)
+	cp := &checkpoint{file: f}
+	if data := f.data; data != nil {
+		be := binary.BigEndian
+		cp.physicMsgTimestamp.Store(int64(be.Uint64(data[0:])))
+		cp.logicsMsgTimestamp.Store(int64(be.Uint64(data[8:])))
+		cp.indexMsgTimestamp.Store(int64(be.Uint64(data[16:])))
 	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("store: checkpoint %s: %w", path, err)
-	}
-	prot := unix.PROT_READ | unix.PROT_WRITE
-	if readOnly {
-		prot = unix.PROT_READ
-	}
-	data, err := unix.Mmap(int(f.Fd()), 0, checkpointSize, prot, unix.MAP_SHARED)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("store: mmap checkpoint %s: %w", path, err)
-	}
-	cp.file, cp.data = f, data
-	be := binary.BigEndian
-	cp.physicMsgTimestamp.Store(int64(be.Uint64(data[0:])))
-	cp.logicsMsgTimestamp.Store(int64(be.Uint64(data[8:])))
-	cp.indexMsgTimestamp.Store(int64(be.Uint64(data[16:])))
 	return cp, nil
 }
 
 // flush writes the timestamps and syncs them, when they changed.
 func (cp *checkpoint) flush() error {
-	if cp.data == nil || cp.file == nil {
+	data := cp.file.data
+	if data == nil {
 		return nil
 	}
 	be := binary.BigEndian
@@ -104,11 +76,11 @@ func (cp *checkpoint) flush() error {
 	be.PutUint64(now[0:], uint64(cp.physicMsgTimestamp.Load()))
 	be.PutUint64(now[8:], uint64(cp.logicsMsgTimestamp.Load()))
 	be.PutUint64(now[16:], uint64(cp.indexMsgTimestamp.Load()))
-	if string(now[:]) == string(cp.data[:24]) {
+	if string(now[:]) == string(data[:24]) {
 		return nil // unchanged: no write, no sync
 	}
-	copy(cp.data, now[:])
-	if err := unix.Msync(cp.data, unix.MS_SYNC); err != nil {
+	copy(data, now[:])
+	if err := cp.file.sync(0, checkpointSize); err != nil {
 		return fmt.Errorf("store: flush checkpoint: %w", err)
 	}
 	return nil
@@ -137,14 +109,4 @@ func (cp *checkpoint) minTimestampIndex() int64 {
 	return min(cp.minTimestamp(), cp.indexMsgTimestamp.Load())
 }
 
-func (cp *checkpoint) close() error {
-	if cp.data == nil {
-		return nil
-	}
-	err := unix.Munmap(cp.data)
-	cp.data = nil
-	if cerr := cp.file.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func (cp *checkpoint) close() error { return cp.file.close() }

@@ -26,6 +26,15 @@
 //	java_hash.go          Java's String.hashCode, the tags code and the index key hash
 //	recovery_progress.go  read-ahead and progress lines of a long recovery scan
 //	stats.go              the put and get counters, as StoreStatsService keeps them
+//	whole_file.go         a small fixed-size file mapped whole (checkpoints, the timer wheel)
+//
+// The 5.x timer's files, which the broker's timer service owns (the Store
+// does not open them):
+//
+//	timer_files.go        TimerFiles: open, append a unit, read a slot's chain, recover, flush
+//	timer_log.go          timerlog/: the 52-byte units, chained per slot
+//	timer_wheel.go        timerwheel: the 32-byte slots
+//	timer_checkpoint.go   config/timercheck
 //
 // It imports neither remoting nor broker nor conf: it knows messages and
 // files, and its Options are a plain struct (internal/storeconf builds

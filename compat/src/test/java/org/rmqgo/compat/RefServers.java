@@ -49,7 +49,12 @@ final class RefServers {
 
     /** start-broker a|b|slave: start a stopped broker again on its broker.conf and store, wait for its boot line. */
     static void startBroker(String which, long timeoutSeconds) throws IOException, InterruptedException {
-        run("start-broker", which, List.of(), timeoutSeconds);
+        startBroker(which, "", timeoutSeconds);
+    }
+
+    /** start-broker a|b java|go: the same, as that implementation ("" for the one the run started with). */
+    static void startBroker(String which, String impl, long timeoutSeconds) throws IOException, InterruptedException {
+        run("start-broker", which, impl.isEmpty() ? List.of() : List.of(impl), timeoutSeconds);
     }
 
     private static void restartBroker(String which, String impl, boolean kill, long timeoutSeconds)
