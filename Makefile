@@ -86,7 +86,7 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 # (make build puts them in bin/): passed to every target that starts them.
 SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
@@ -106,10 +106,16 @@ run: build
 
 # needs first: it installs what the suites need where it can (root,
 # apt-get) and otherwise says which suites will skip themselves. The last
-# two run side by side: the smoke's figures mean nothing, and the console
-# suite waits for pages, not for time (their servers take different ports).
+# three slots run side by side: the smoke's figures mean nothing, the
+# console suites wait for pages and mqadmin-compare for JVMs to start, not
+# for time (each takes ports of its own).
 test: needs lint unit dist-test container-test compat
-	$(MAKE) -j2 --output-sync=target bench-smoke compat-console
+	$(MAKE) -j3 --output-sync=target bench-smoke compat-console-5 compat-console-4-mqadmin
+
+# make test's third slot: the 1.0.0 console, then mqadmin's 26 common
+# commands against the Java servers and ours on the 4.x line, outputs diffed.
+compat-console-4-mqadmin: compat-console-4
+	MQA_NAMESRV_PORT=27876 MQA_BROKER_PORT=27911 $(SERVERS) sh compat/mqadmin-compare.sh 4
 
 needs:
 	@sh compat/needs.sh
@@ -172,9 +178,10 @@ unit:
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
 # by record; and compat-fastjson. Then the suites of servers set up apart
 # (retention, ACL 1.0, ACL 2.0, TLS in enforcing mode, our master and slave
-# on the 4.x line: the other mixes are make compat-ha), and mqadmin's 26 common
-# commands against the Java servers and ours on the 4.x line, outputs diffed
-# (both lines: make compat-mqadmin, outside CI for time). The metrics
+# on the 4.x line: the other mixes are make compat-ha); mqadmin's 26 common
+# commands against the Java servers and ours on the 4.x line, outputs diffed,
+# run in make test's last stage (compat-console-4-mqadmin; both lines: make
+# compat-mqadmin, outside CI for time). The metrics
 # comparison is make compat-metrics (its fixed exporter port can be taken on
 # a shared machine).
 
@@ -196,7 +203,6 @@ compat: build compat-store compat-fastjson
 	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
 	MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-suite.sh 4
 	$(MAKE) compat-ha-kill-short
-	$(SERVERS) sh compat/mqadmin-compare.sh 4
 
 # The metrics exporters (metricsExporterType=PROM) of the Java 5.3.3 broker
 # and ours after the same workload (compat/metrics-compare.sh; scrapes in
