@@ -262,16 +262,13 @@ func (p *popPolling) expire(now int64) {
 	var woken []*heldPop
 	p.mu.Lock()
 	for key, list := range p.held {
-		n := 0
-		for n < len(list) && list[n].timedOut(now) {
-			n++
-		}
-		kept := list[n:]
-		woken = append(woken, list[:n]...)
-		for _, hp := range kept {
-			if hp.req.Ch.Closed() {
-				kept = slices.DeleteFunc(slices.Clone(kept), func(x *heldPop) bool { return x.req.Ch.Closed() })
-				break
+		var kept []*heldPop
+		for _, hp := range list {
+			switch {
+			case hp.timedOut(now):
+				woken = append(woken, hp)
+			case !hp.req.Ch.Closed():
+				kept = append(kept, hp)
 			}
 		}
 		p.total -= len(list) - len(kept)

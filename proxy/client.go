@@ -26,11 +26,6 @@ import (
 	"github.com/rmqgo/rmqgo/proxy/apiv2"
 )
 
-// defaultRetryDelays is CustomizedRetryPolicy's default: the delay levels
-// from 1 s, in ms.
-var defaultRetryDelays = []int64{1000, 5000, 10000, 30000, 60000, 120000, 180000, 240000, 300000, 360000, 420000,
-	480000, 540000, 600000, 1200000, 1800000, 3600000, 7200000}
-
 // Telemetry keeps a client's settings and answers them merged.
 func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCommand, apiv2.TelemetryCommand]) error {
 	ctx := stream.Context()
@@ -144,7 +139,7 @@ func (m *messaging) mergeConsumer(s *apiv2.Settings, gc protocol.SubscriptionGro
 			Multiplier: float32(e.Multiplier)}}
 		return
 	}
-	next := defaultRetryDelays
+	next := protocol.DefaultRetryDelays()
 	if p.CustomizedRetryPolicy != nil && p.CustomizedRetryPolicy.Next != nil {
 		next = p.CustomizedRetryPolicy.Next
 	}

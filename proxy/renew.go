@@ -157,7 +157,7 @@ func (m *messaging) renewOne(k renewKey, r *renewRecord, now time.Time) {
 // reconsumeTimes times before (the default: 1s 5s 10s 30s 1m ... 2h,
 // from the third).
 func retryDelay(gc protocol.SubscriptionGroupConfig, reconsumeTimes int32) time.Duration {
-	next := defaultRetryDelays
+	next := protocol.DefaultRetryDelays()
 	if p := gc.GroupRetryPolicy.CustomizedRetryPolicy; p != nil && p.Next != nil {
 		next = p.Next
 	}

@@ -11,8 +11,6 @@ package proxy
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/hex"
 	"strconv"
 	"sync"
 	"time"
@@ -81,14 +79,13 @@ func (m *messaging) keepHalf(group, brokerName string, r *remoting.Command) {
 	m.txs.put(group, id, txData{brokerName: brokerName, tranStateTableOffset: off, commitLogOffset: offsetOfMsgID(r.ExtString("msgId"))})
 }
 
-// offsetOfMsgID is the commitlog offset in an offset message id (its
-// last 8 bytes).
+// offsetOfMsgID is the commitlog offset in an offset message id.
 func offsetOfMsgID(id string) int64 {
-	raw, err := hex.DecodeString(id)
-	if err != nil || len(raw) < 8 {
+	_, off, err := store.DecodeMessageID(id)
+	if err != nil {
 		return 0
 	}
-	return int64(binary.BigEndian.Uint64(raw[len(raw)-8:]))
+	return off
 }
 
 // EndTransaction commits or rolls back a half message.

@@ -269,7 +269,7 @@ func TestConfigLenientRead(t *testing.T) {
 	require.NoError(t, err)
 	g := groups.SubscriptionGroupTable["g"]
 	assert.Equal(t, RetryPolicyExponential, g.GroupRetryPolicy.Type)
-	assert.Equal(t, defaultRetryDelays(), g.GroupRetryPolicy.CustomizedRetryPolicy.Next)
+	assert.Equal(t, DefaultRetryDelays(), g.GroupRetryPolicy.CustomizedRetryPolicy.Next)
 	assert.Equal(t, int32(3), g.RetryMaxTimes)
 	assert.Len(t, groups.SubscriptionGroupTable, 1)
 	assert.Nil(t, groups.ForbiddenTable)

@@ -313,7 +313,7 @@ func readExponentialRetryPolicy(r *fastjson.Reader) (*ExponentialRetryPolicy, er
 }
 
 func readCustomizedRetryPolicy(r *fastjson.Reader) (*CustomizedRetryPolicy, error) {
-	c := &CustomizedRetryPolicy{Next: defaultRetryDelays()}
+	c := &CustomizedRetryPolicy{Next: DefaultRetryDelays()}
 	err := r.Object(func(key string) (err error) {
 		if key != "next" {
 			return r.Skip()
@@ -328,9 +328,9 @@ func readCustomizedRetryPolicy(r *fastjson.Reader) (*CustomizedRetryPolicy, erro
 	return c, err
 }
 
-// defaultRetryDelays is CustomizedRetryPolicy's initializer: 1s 5s 10s
+// DefaultRetryDelays is CustomizedRetryPolicy's initializer: 1s 5s 10s
 // 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h, in milliseconds.
-func defaultRetryDelays() []int64 {
+func DefaultRetryDelays() []int64 {
 	return []int64{1000, 5000, 10000, 30000, 60000, 120000, 180000, 240000, 300000, 360000,
 		420000, 480000, 540000, 600000, 1200000, 1800000, 3600000, 7200000}
 }
