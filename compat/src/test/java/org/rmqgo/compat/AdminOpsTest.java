@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import com.alibaba.fastjson.JSON;
 import com.alibaba.fastjson.JSONObject;
 import java.io.FileInputStream;
@@ -45,6 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * consumes a topic (300, 5.x 343 and 345), topic stats (202), the consumer and delay offset documents
  * (43, 45) and the broker's configuration (25, 26).
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 class AdminOpsTest {
     /** ResponseCode numbers, the same on both lines. */
     private static final int SUCCESS = 0;

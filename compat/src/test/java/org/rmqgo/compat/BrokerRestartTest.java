@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * offsets a group committed before the restart are still there. It restarts broker-a, so it runs
  * after the other tests (BrokerUnregisterTest, which stops broker-b, still comes last).
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 @Order(Integer.MAX_VALUE - 1)
 class BrokerRestartTest {
     private static final int WINDOW = 64;

@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
@@ -19,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * drops out of the cluster info and out of every route. It stops broker-b, the second broker that
  * ref-servers.sh starts for this test alone, so it runs last and only once per server start.
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 @Order(Integer.MAX_VALUE)
 class BrokerUnregisterTest {
     private static DefaultMQAdminExt admin;

@@ -67,7 +67,7 @@ class DelayMessageTest extends MessagingFixture {
     private record Sent(Message msg, SendResult result, long sentAt, long returnedAt) {
     }
 
-    private static Sent send(Message m) throws Exception {
+    private Sent send(Message m) throws Exception {
         long sentAt = System.currentTimeMillis();
         SendResult r = producer.send(m);
         long returnedAt = System.currentTimeMillis();

@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import com.alibaba.fastjson.JSON;
 import com.alibaba.fastjson.JSONObject;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * while the master is stopped and goes on at the master once it is back, and a slave that was
  * stopped catches up. Tagged "ha": the default run has no slave.
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 @Tag("ha")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(600)

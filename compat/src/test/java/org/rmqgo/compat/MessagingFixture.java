@@ -6,29 +6,31 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * What the messaging test classes share: one started producer per test class (Clients.producer(),
  * started before the first test, shut down after the last) and steps each test leaves to run
  * after it (closeLater), last added first, even when the test failed.
+ *
+ * One test instance per class (PER_CLASS), so the producer is the class's own: the classes run
+ * side by side (pom.xml, junit.jupiter.execution.parallel).
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class MessagingFixture {
-    /**
-     * The test class's producer. Static, so that static helpers can send with it; JUnit runs the
-     * classes one after another, and each class starts its own before its tests and shuts it down.
-     */
-    protected static DefaultMQProducer producer;
+    /** The test class's producer, started before its first test and shut down after its last. */
+    protected DefaultMQProducer producer;
 
     private final List<AutoCloseable> cleanups = new ArrayList<>();
 
     @BeforeAll
-    static void startSharedProducer() throws Exception {
+    void startSharedProducer() throws Exception {
         Clients.admin();
         producer = Clients.producer();
     }
 
     @AfterAll
-    static void stopSharedProducer() {
+    void stopSharedProducer() {
         if (producer != null) {
             producer.shutdown();
             producer = null;

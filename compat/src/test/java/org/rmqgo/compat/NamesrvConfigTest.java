@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.util.List;
 import java.util.Properties;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -13,6 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** GET_NAMESRV_CONFIG(319) and UPDATE_NAMESRV_CONFIG(318): mqadmin getNamesrvConfig / updateNamesrvConfig. */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 class NamesrvConfigTest {
     /** ResponseCode.NO_PERMISSION. */
     private static final int NO_PERMISSION = 16;

@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.util.List;
 import java.util.Properties;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
@@ -14,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * mqadmin updateTopic -o / updateOrderConf write), and only while the name server has
  * orderMessageEnable=true (default false).
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 class OrderTopicConfTest {
     private static final String NAMESPACE_ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG";
 

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PullConsumerTest extends MessagingFixture {
     /** Sends n messages to queueId (-1: round robin); tags alternate TagA, TagB. Returns their bodies. */
-    private static List<String> send(String topic, String label, int n, int queueId) throws Exception {
+    private List<String> send(String topic, String label, int n, int queueId) throws Exception {
         List<String> bodies = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String body = label + " " + i + " of " + topic;

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PushConsumerTest extends MessagingFixture {
     /** Sends n messages (round robin over the queues) and returns their bodies. */
-    private static List<String> send(String topic, String label, int n) throws Exception {
+    private List<String> send(String topic, String label, int n) throws Exception {
         List<String> bodies = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String body = label + " " + i + " of " + topic;
@@ -236,7 +236,7 @@ class PushConsumerTest extends MessagingFixture {
     }
 
     /** Sends one message to every queue per round; body and properties say round and queue. */
-    private static final class Rounds {
+    private final class Rounds {
         final String topic;
         final int queues;
         final List<String> sent = new ArrayList<>();

@@ -77,7 +77,7 @@ class RetryDeadLetterTest extends MessagingFixture {
         return m;
     }
 
-    private static SendResult send(Message m) throws Exception {
+    private SendResult send(Message m) throws Exception {
         SendResult r = producer.send(m);
         assertEquals(SendStatus.SEND_OK, r.getSendStatus(), r.toString());
         return r;

@@ -208,7 +208,7 @@ class SearchOffsetTest extends MessagingFixture {
     }
 
     /** Sends one message with that body to mq, then lets the clock pass the send. */
-    private static void send(MessageQueue mq, String body) throws Exception {
+    private void send(MessageQueue mq, String body) throws Exception {
         SendResult r = producer.send(new Message(mq.getTopic(), "TagA", body.getBytes(StandardCharsets.UTF_8)), mq);
         assertEquals(SendStatus.SEND_OK, r.getSendStatus(), r.toString());
         waitPastSend();

@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>The broker samples its statistics every 10 s and keeps a minute of samples, so values are
  * awaited, and read within the minute after the traffic.
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 class StatsOpsTest {
     private static final int SYSTEM_ERROR = 1;
     private static final int MESSAGES = 5;

@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,6 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * consumerFilter.json once the other broker has rewritten it (a broker that judges the file's
  * bloom-filter data foreign drops every filter in it).
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 @Order(Integer.MAX_VALUE - 2)
 class StoreHandoverTest {
     private static final String OTHER = System.getenv().getOrDefault("COMPAT_HANDOVER_IMPL", "");

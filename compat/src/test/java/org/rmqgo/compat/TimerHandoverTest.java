@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * SIGTERM, and a message it delivers while it shuts down, after its last checkpoint, its timer
  * delivers again after a restart.
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 @Order(Integer.MAX_VALUE - 4)
 class TimerHandoverTest {
     private static final String OTHER = System.getenv().getOrDefault("COMPAT_HANDOVER_IMPL", "");

@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,6 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * that commit are delivered. It restarts broker-a, so it runs after the other tests but before
  * StoreHandoverTest, BrokerRestartTest and BrokerUnregisterTest.
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 @Order(Integer.MAX_VALUE - 3)
 class TransactionBrokerKillTest {
     private final List<AutoCloseable> cleanups = new ArrayList<>();

@@ -1,5 +1,8 @@
 package org.rmqgo.compat;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.rocketmq.common.constant.PermName;
@@ -16,6 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a broker is drained before maintenance. DefaultMQAdminExt has both methods in 4.9.8 and 5.3.3, so this
  * test is the same on both lines.
  */
+@Isolated
+@Execution(ExecutionMode.SAME_THREAD)
 class WritePermTest {
     private static DefaultMQAdminExt admin;
 
