@@ -32,6 +32,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rmqgo/rmqgo/internal/protocol"
 )
 
 // attributeError is the message of the RuntimeException AttributeParser
@@ -100,10 +102,10 @@ func parseAttributeModification(s string) (map[string]string, error) {
 	if s == "" {
 		return out, nil
 	}
-	for _, kv := range javaSplit(s, ",") {
+	for _, kv := range protocol.JavaSplit(s, ",") {
 		var key, value string
 		if strings.Contains(kv, "=") {
-			parts := javaSplit(kv, "=")
+			parts := protocol.JavaSplit(kv, "=")
 			if len(parts) < 2 {
 				// Java's splits[0] / splits[1] on a short array.
 				return nil, attributeError(fmt.Sprintf("Index %d out of bounds for length %d", len(parts), len(parts)))
@@ -124,16 +126,6 @@ func parseAttributeModification(s string) (map[string]string, error) {
 		out[key] = value
 	}
 	return out, nil
-}
-
-// javaSplit is String.split with a literal separator: trailing empty
-// strings are dropped.
-func javaSplit(s, sep string) []string {
-	parts := strings.Split(s, sep)
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	return parts
 }
 
 // alterAttributes is AttributeUtil.alterCurrentAttributes: current with

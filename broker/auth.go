@@ -42,10 +42,12 @@ package broker
 // keys it does not know; a broker.conf that sets them gets a warning.
 
 import (
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"go.uber.org/zap"
@@ -54,15 +56,8 @@ import (
 	"github.com/rmqgo/rmqgo/internal/acl"
 	"github.com/rmqgo/rmqgo/internal/auth"
 	"github.com/rmqgo/rmqgo/internal/fastjson"
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
-)
-
-// Java's provider classes, the only ones this broker has.
-const (
-	javaAuthnProvider     = "org.apache.rocketmq.auth.authentication.provider.DefaultAuthenticationProvider"
-	javaAuthzProvider     = "org.apache.rocketmq.auth.authorization.provider.DefaultAuthorizationProvider"
-	javaAuthnMetaProvider = "org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider"
-	javaAuthzMetaProvider = "org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider"
 )
 
 // authConfig is AuthConfig as broker.conf sets it.
@@ -74,7 +69,7 @@ type authConfig struct {
 	migrateV1                  bool
 	// statefulAuthn, statefulAuthz are the stateful strategies' cache
 	// settings, nil for stateless.
-	statefulAuthn, statefulAuthz *statefulSettings
+	statefulAuthn, statefulAuthz *auth.Stateful
 }
 
 // readAuthConfig reads the keys of the 5.x line as 5.3.3's
@@ -100,15 +95,18 @@ func readAuthConfig(p *conf.Properties) (authConfig, error) {
 		initUser: get("initAuthenticationUser"), innerCredentials: get("innerClientAuthenticationCredentials"),
 		migrateV1: isTrue("migrateAuthFromV1Enabled"),
 	}
-	for key, want := range map[string]string{"authenticationProvider": javaAuthnProvider, "authorizationProvider": javaAuthzProvider,
-		"authenticationMetadataProvider": javaAuthnMetaProvider, "authorizationMetadataProvider": javaAuthzMetaProvider} {
+	for key, want := range map[string]string{"authenticationProvider": auth.JavaAuthnProvider, "authorizationProvider": auth.JavaAuthzProvider,
+		"authenticationMetadataProvider": auth.JavaAuthnMetaProvider, "authorizationMetadataProvider": auth.JavaAuthzMetaProvider} {
 		if v := get(key); v != "" && v != want {
 			return c, fmt.Errorf("broker: %s=%s: only %s is implemented", key, v, want)
 		}
 	}
 	var err error
-	c.statefulAuthn, c.statefulAuthz, err = strategiesFrom(raw)
-	return c, err
+	c.statefulAuthn, c.statefulAuthz, err = auth.ReadStrategies(raw)
+	if err != nil {
+		return c, fmt.Errorf("broker: %w", err)
+	}
+	return c, nil
 }
 
 // codeSet is a whitelist: request codes as strings.
@@ -131,7 +129,10 @@ type authGuard struct {
 	cluster string
 	// authnAnswers, authzAnswers keep the stateful strategies' answers
 	// (nil: stateless).
-	authnAnswers, authzAnswers *answerCache
+	authnAnswers, authzAnswers *auth.AnswerCache
+	// localProxyToken lets the requests of the proxy in this process
+	// pass ("": none does).
+	localProxyToken string
 }
 
 // newAuthGuard opens the store, makes the initial users and, with
@@ -153,7 +154,7 @@ func newAuthGuard(log *zap.Logger, rp replier, cfg authConfig, configDir, cluste
 	log.Info("acl 2.0 enabled", zap.Bool("authentication", cfg.authn), zap.Bool("authorization", cfg.authz),
 		zap.String("users", filepath.Join(configDir, auth.UsersDB)))
 	return &authGuard{replier: rp, log: log, cfg: cfg, store: st, cluster: cluster,
-		authnAnswers: newAnswerCache(cfg.statefulAuthn, nil), authzAnswers: newAnswerCache(cfg.statefulAuthz, nil)}, nil
+		authnAnswers: auth.NewAnswerCache(cfg.statefulAuthn, nil), authzAnswers: auth.NewAnswerCache(cfg.statefulAuthz, nil)}, nil
 }
 
 // initUsers is initUser: initAuthenticationUser and
@@ -227,6 +228,9 @@ func readJSONPair(text, k1, k2 string) ([2]string, error) {
 // wrap guards a handler.
 func (g *authGuard) wrap(h remoting.Handler) remoting.Handler {
 	return func(req *remoting.Request) *remoting.Command {
+		if g.fromLocalProxy(req.Cmd) {
+			return h(req)
+		}
 		if err := g.check(req.Cmd, req.Ch.ID(), hostOf(req.Ch.RemoteAddr())); err != nil {
 			g.log.Info("acl 2.0 refused a request", zap.Int32("code", req.Cmd.Code),
 				zap.String("remote", req.Ch.RemoteAddr()), zap.String("reason", err.Error()))
@@ -234,6 +238,16 @@ func (g *authGuard) wrap(h remoting.Handler) remoting.Handler {
 		}
 		return h(req)
 	}
+}
+
+// fromLocalProxy tells whether a request carries the local proxy's
+// secret.
+func (g *authGuard) fromLocalProxy(cmd *remoting.Command) bool {
+	if g.localProxyToken == "" {
+		return false
+	}
+	v, ok := cmd.Ext(protocol.LocalProxyField)
+	return ok && subtle.ConstantTimeCompare([]byte(v), []byte(g.localProxyToken)) == 1
 }
 
 // refusalRemark is the Denied message.
@@ -251,7 +265,7 @@ func (g *authGuard) check(cmd *remoting.Command, channel uint64, sourceIP string
 	code := itoa(cmd.Code)
 	if g.cfg.authn {
 		user, hasUser := cmd.Ext("AccessKey")
-		err := g.authnAnswers.evaluate(authnKey(channel, user, hasUser), func() error { return g.authenticate(cmd, code) })
+		err := g.authnAnswers.Evaluate(auth.AuthnKey(strconv.FormatUint(channel, 10), user, hasUser), func() error { return g.authenticate(cmd, code) })
 		if err != nil {
 			return err
 		}
@@ -264,7 +278,7 @@ func (g *authGuard) check(cmd *remoting.Command, channel uint64, sourceIP string
 		return err
 	}
 	for _, c := range contexts {
-		err := g.authzAnswers.evaluate(authzKey(channel, c), func() error {
+		err := g.authzAnswers.Evaluate(auth.AuthzKey(strconv.FormatUint(channel, 10), c), func() error {
 			if g.cfg.authzWhite[code] {
 				return nil
 			}

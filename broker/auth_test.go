@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/auth"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
@@ -27,7 +28,7 @@ func startAuthBrokerIn(t *testing.T, dir string, extra map[string]string) (*Brok
 	c := testConfigs(dir, "")
 	props := map[string]string{
 		"authenticationEnabled": "true", "authorizationEnabled": "true",
-		"authenticationMetadataProvider": javaAuthnMetaProvider, "authorizationMetadataProvider": javaAuthzMetaProvider,
+		"authenticationMetadataProvider": auth.JavaAuthnMetaProvider, "authorizationMetadataProvider": auth.JavaAuthzMetaProvider,
 		"initAuthenticationUser": `{"username":"admin","password":"admin123"}`,
 	}
 	for k, v := range extra {

@@ -50,8 +50,6 @@
 //	auth.go          ACL 2.0 (authenticationEnabled, authorizationEnabled):
 //	                 authenticate, then authorize, as Java's pipelines do
 //	auth_contexts.go what each request code asks ACL 2.0's authorization for
-//	auth_stateful.go the Stateful* strategies: a connection's answers kept
-//	                 for statefulAuthenticationCacheExpiredSecond
 //
 // Metrics (metricsExporterType=PROM), as 5.3.3's BrokerMetricsManager:
 //

@@ -37,6 +37,9 @@ type Options struct {
 	ListenHost string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// LocalProxyToken, when set, is the secret of the proxy in this
+	// process (protocol.LocalProxyField): its requests pass ACL 2.0.
+	LocalProxyToken string
 }
 
 // listenAddr is host:port of a server.

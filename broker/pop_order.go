@@ -242,7 +242,7 @@ func (t *orderInfoTable) lockFreeTimes() map[orderQueue]int64 {
 func (t *orderInfoTable) lockFreeTimesLocked(now int64) map[orderQueue]int64 {
 	times := map[orderQueue]int64{}
 	for key, queues := range t.table {
-		parts := javaSplit(key, protocol.TopicGroupSeparator)
+		parts := protocol.JavaSplit(key, protocol.TopicGroupSeparator)
 		if len(parts) != 2 {
 			continue
 		}
@@ -335,7 +335,7 @@ func (t *orderInfoTable) scopeVerdicts() map[string]orderScopeVerdict {
 	t.mu.Unlock()
 	verdicts := make(map[string]orderScopeVerdict, len(keys))
 	for _, key := range keys {
-		parts := javaSplit(key, protocol.TopicGroupSeparator)
+		parts := protocol.JavaSplit(key, protocol.TopicGroupSeparator)
 		if len(parts) != 2 {
 			continue
 		}

@@ -304,6 +304,7 @@ func (b *Broker) wireAuth(o Options) error {
 	if err != nil {
 		return fmt.Errorf("broker: acl 2.0: %w", err)
 	}
+	g.localProxyToken = o.LocalProxyToken
 	b.auth = g
 	return nil
 }

@@ -7,6 +7,9 @@
 # (initAuthenticationUser), with migrateAuthFromV1Enabled=true and
 # compat/acl/plain_acl.yml as ROCKETMQ_HOME/conf/plain_acl.yml (its accounts
 # become users and ACLs at start), the Java suite alone, and only those tests.
+# broker-a runs the proxy inside (PROXY=1), whose rmq-proxy.json turns ACL 2.0
+# on for the gRPC port with the Proxy metadata providers (the users and ACLs
+# of the broker): GrpcAcl2Test, tags acl2 and grpc.
 #
 #   sh compat/acl2-suite.sh
 #   ACL2_STRATEGY=stateful sh compat/acl2-suite.sh
@@ -32,14 +35,23 @@ authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.Lo
 initAuthenticationUser={\"username\":\"acl2Root\",\"password\":\"acl2Root123\"}
 migrateAuthFromV1Enabled=true
 ${BROKER_CONF_EXTRA:-}"
+PROXY_CONF_EXTRA='  "authenticationEnabled": true,
+  "authorizationEnabled": true,
+  "authenticationProvider": "org.apache.rocketmq.auth.authentication.provider.DefaultAuthenticationProvider",
+  "authorizationProvider": "org.apache.rocketmq.auth.authorization.provider.DefaultAuthorizationProvider",
+  "authenticationMetadataProvider": "org.apache.rocketmq.proxy.auth.ProxyAuthenticationMetadataProvider",
+  "authorizationMetadataProvider": "org.apache.rocketmq.proxy.auth.ProxyAuthorizationMetadataProvider"'
 STRATEGY_FLAG=""
 if [ "${ACL2_STRATEGY:-}" = stateful ]; then
   BROKER_CONF_EXTRA="authenticationStrategy=org.apache.rocketmq.auth.authentication.strategy.StatefulAuthenticationStrategy
 authorizationStrategy=org.apache.rocketmq.auth.authorization.strategy.StatefulAuthorizationStrategy
 $BROKER_CONF_EXTRA"
+  PROXY_CONF_EXTRA="$PROXY_CONF_EXTRA,
+  \"authenticationStrategy\": \"org.apache.rocketmq.auth.authentication.strategy.StatefulAuthenticationStrategy\",
+  \"authorizationStrategy\": \"org.apache.rocketmq.auth.authorization.strategy.StatefulAuthorizationStrategy\""
   STRATEGY_FLAG=-Dcompat.acl2.stateful=true
 fi
 PLAIN_ACL_FILE=${PLAIN_ACL_FILE:-$COMPAT_DIR/acl/plain_acl.yml}
-export BROKER_CONF_EXTRA PLAIN_ACL_FILE
-RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run-acl2} COMPAT_CLIENTS="" COMPAT_BROKER_B=0 \
+export BROKER_CONF_EXTRA PLAIN_ACL_FILE PROXY_CONF_EXTRA
+RUN_DIR=${RUN_DIR:-$COMPAT_DIR/target/run-acl2} COMPAT_CLIENTS="" COMPAT_BROKER_B=0 PROXY=1 \
   exec sh "$COMPAT_DIR/run-suite.sh" 5 -Dgroups=acl2 -Dcompat.excludedGroups= $STRATEGY_FLAG

@@ -54,11 +54,29 @@ type brokers struct {
 	localName    string
 	localCluster string
 
-	mu       sync.Mutex
-	routes   map[string]cached[*protocol.TopicRouteData]
-	nsRoutes map[string]cached[*protocol.TopicRouteData]
-	topics   map[string]cached[protocol.TopicConfig]
-	groups   map[string]cached[protocol.SubscriptionGroupConfig]
+	routes   *ttlCache[*protocol.TopicRouteData]
+	nsRoutes *ttlCache[*protocol.TopicRouteData]
+	topics   *ttlCache[protocol.TopicConfig]
+	groups   *ttlCache[protocol.SubscriptionGroupConfig]
+}
+
+func newBrokers(client invoker, namesrvs func() []string, local LocalBroker) *brokers {
+	return &brokers{client: client, namesrvs: namesrvs, localAddr: local.Addr, localName: local.Name, localCluster: local.Cluster,
+		routes: newTTLCache[*protocol.TopicRouteData](routeCacheTTL), nsRoutes: newTTLCache[*protocol.TopicRouteData](routeCacheTTL),
+		topics: newTTLCache[protocol.TopicConfig](routeCacheTTL), groups: newTTLCache[protocol.SubscriptionGroupConfig](routeCacheTTL)}
+}
+
+// ttlCacheMaxNum bounds a ttlCache, as Java's caches are bounded
+// (topicConfigCacheMaxNum, userCacheMaxNum, ...: 20000).
+const ttlCacheMaxNum = 20000
+
+// ttlCache keeps fetched values by key for a while, at most
+// ttlCacheMaxNum of them; a zero ttl keeps none.
+type ttlCache[T any] struct {
+	ttl time.Duration
+
+	mu sync.Mutex
+	m  map[string]cached[T]
 }
 
 // cached is a value and when it was fetched.
@@ -67,40 +85,61 @@ type cached[T any] struct {
 	at time.Time
 }
 
-func newBrokers(client invoker, namesrvs func() []string, local LocalBroker) *brokers {
-	return &brokers{client: client, namesrvs: namesrvs, localAddr: local.Addr, localName: local.Name, localCluster: local.Cluster,
-		routes: map[string]cached[*protocol.TopicRouteData]{}, nsRoutes: map[string]cached[*protocol.TopicRouteData]{}, topics: map[string]cached[protocol.TopicConfig]{},
-		groups: map[string]cached[protocol.SubscriptionGroupConfig]{}}
+func newTTLCache[T any](ttl time.Duration) *ttlCache[T] {
+	return &ttlCache[T]{ttl: ttl, m: map[string]cached[T]{}}
 }
 
-// lookup returns a fresh cached value or fetches it.
-func lookup[T any](b *brokers, m map[string]cached[T], key string, fetch func() (T, error)) (T, error) {
-	b.mu.Lock()
-	c, ok := m[key]
-	b.mu.Unlock()
-	if ok && time.Since(c.at) < routeCacheTTL {
-		return c.v, nil
+// get returns a fresh cached value or fetches it; a failed fetch is not
+// kept.
+func (c *ttlCache[T]) get(key string, fetch func() (T, error)) (T, error) {
+	if c.ttl <= 0 {
+		return fetch()
 	}
-	v, err := fetch()
+	c.mu.Lock()
+	v, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && time.Since(v.at) < c.ttl {
+		return v.v, nil
+	}
+	got, err := fetch()
 	if err != nil {
-		return v, err
+		return got, err
 	}
-	b.mu.Lock()
-	m[key] = cached[T]{v: v, at: time.Now()}
-	b.mu.Unlock()
-	return v, nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, kept := c.m[key]; !kept && len(c.m) >= ttlCacheMaxNum {
+		c.makeRoom()
+	}
+	c.m[key] = cached[T]{v: got, at: time.Now()}
+	return got, nil
+}
+
+// makeRoom drops the expired values, or one value when none has expired
+// (c.mu held).
+func (c *ttlCache[T]) makeRoom() {
+	for k, v := range c.m {
+		if time.Since(v.at) >= c.ttl {
+			delete(c.m, k)
+		}
+	}
+	for k := range c.m {
+		if len(c.m) < ttlCacheMaxNum {
+			return
+		}
+		delete(c.m, k)
+	}
 }
 
 // clientRoute is the route QueryRoute and QueryAssignment answer from,
 // in both modes: the name servers'.
 func (b *brokers) clientRoute(topic string) (*protocol.TopicRouteData, error) {
-	return lookup(b, b.nsRoutes, topic, func() (*protocol.TopicRouteData, error) { return b.namesrvRoute(topic) })
+	return b.nsRoutes.get(topic, func() (*protocol.TopicRouteData, error) { return b.namesrvRoute(topic) })
 }
 
 // route is where sends and receives go: the name servers' route, or in
 // local mode the local broker's topic config as one broker's queues.
 func (b *brokers) route(topic string) (*protocol.TopicRouteData, error) {
-	return lookup(b, b.routes, topic, func() (*protocol.TopicRouteData, error) {
+	return b.routes.get(topic, func() (*protocol.TopicRouteData, error) {
 		if b.localAddr != "" {
 			return b.localRoute(topic)
 		}
@@ -153,7 +192,7 @@ func (b *brokers) localBrokerName() string { return b.localName }
 // topicConfig is a topic's config on one of its brokers (its
 // message.type attribute decides what a queue accepts).
 func (b *brokers) topicConfig(topic string) (protocol.TopicConfig, error) {
-	return lookup(b, b.topics, topic, func() (protocol.TopicConfig, error) {
+	return b.topics.get(topic, func() (protocol.TopicConfig, error) {
 		addr, err := b.anyMaster(topic)
 		if err != nil {
 			return protocol.TopicConfig{}, err
@@ -179,7 +218,7 @@ func (b *brokers) topicConfigAt(addr, topic string) (protocol.TopicConfig, error
 // groupConfig is a group's config on a master broker of topic's route
 // (or the local broker); ok is false when no broker has it.
 func (b *brokers) groupConfig(group, topic string) (protocol.SubscriptionGroupConfig, bool) {
-	c, err := lookup(b, b.groups, group, func() (protocol.SubscriptionGroupConfig, error) {
+	c, err := b.groups.get(group, func() (protocol.SubscriptionGroupConfig, error) {
 		addr, err := b.anyMaster(topic)
 		if err != nil {
 			return protocol.SubscriptionGroupConfig{}, err

@@ -58,6 +58,27 @@ type Config struct {
 	GrpcClientConsumerLongPollingBatchSize        int   `json:"grpcClientConsumerLongPollingBatchSize"`
 	LongPollingReserveTimeInMillis                int64 `json:"longPollingReserveTimeInMillis"`
 	UseEndpointPortFromRequest                    bool  `json:"useEndpointPortFromRequest"`
+
+	// ACL 2.0 of the gRPC port: AuthConfig's keys, read from this file in
+	// both modes (auth.go).
+	AuthenticationEnabled                    bool   `json:"authenticationEnabled"`
+	AuthenticationProvider                   string `json:"authenticationProvider"`
+	AuthenticationMetadataProvider           string `json:"authenticationMetadataProvider"`
+	AuthenticationStrategy                   string `json:"authenticationStrategy"`
+	AuthenticationWhitelist                  string `json:"authenticationWhitelist"`
+	StatefulAuthenticationCacheExpiredSecond int    `json:"statefulAuthenticationCacheExpiredSecond"`
+	StatefulAuthenticationCacheMaxNum        int    `json:"statefulAuthenticationCacheMaxNum"`
+	AuthorizationEnabled                     bool   `json:"authorizationEnabled"`
+	AuthorizationProvider                    string `json:"authorizationProvider"`
+	AuthorizationMetadataProvider            string `json:"authorizationMetadataProvider"`
+	AuthorizationStrategy                    string `json:"authorizationStrategy"`
+	AuthorizationWhitelist                   string `json:"authorizationWhitelist"`
+	StatefulAuthorizationCacheExpiredSecond  int    `json:"statefulAuthorizationCacheExpiredSecond"`
+	StatefulAuthorizationCacheMaxNum         int    `json:"statefulAuthorizationCacheMaxNum"`
+	// UserCacheRefreshSeconds and AclCacheRefreshSeconds: how long
+	// cluster mode keeps a user or ACL read from a broker (20 s).
+	UserCacheRefreshSeconds int `json:"userCacheRefreshSeconds"`
+	AclCacheRefreshSeconds  int `json:"aclCacheRefreshSeconds"`
 }
 
 // DefaultConfig is ProxyConfig's defaults.
@@ -78,6 +99,9 @@ func DefaultConfig() Config {
 		GrpcClientProducerBackoffMaxMillis: 1000, GrpcClientProducerBackoffMultiplier: 2,
 		GrpcClientConsumerMinLongPollingTimeoutMillis: 5_000, GrpcClientConsumerMaxLongPollingTimeoutMillis: 20_000,
 		GrpcClientConsumerLongPollingBatchSize: 32, LongPollingReserveTimeInMillis: 100,
+		StatefulAuthenticationCacheExpiredSecond: 60, StatefulAuthenticationCacheMaxNum: 10000,
+		StatefulAuthorizationCacheExpiredSecond: 60, StatefulAuthorizationCacheMaxNum: 10000,
+		UserCacheRefreshSeconds: 20, AclCacheRefreshSeconds: 20,
 	}
 }
 

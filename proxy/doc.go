@@ -11,7 +11,10 @@
 //	config.go     rmq-proxy.json: ProxyConfig's keys and defaults
 //	context.go    the x-mq-* metadata of a request
 //	status.go     Status, and a broker's answer as one
-//	interceptor.go  what every call goes through: the client id, the unimplemented RPCs
+//	interceptor.go  what every call goes through: ACL 2.0, the client id, the unimplemented RPCs
+//	auth.go       ACL 2.0 of the gRPC port: the signature, the stages, their strategies
+//	auth_contexts.go  what each request asks authorization for
+//	auth_metadata.go  users and ACLs, read from the brokers
 //	validate.go   GrpcValidator: names, tags, invisible times
 //	messaging.go  the MessagingService, one file per RPC family:
 //	route.go        QueryRoute, QueryAssignment
@@ -23,6 +26,6 @@
 //	renew.go      auto-renew of push consumers' receipt handles
 //	streams.go    the clients' Telemetry streams, and the heartbeats of their groups
 //	convert.go    a broker's message as a gRPC Message
-//	brokers.go    the name servers and brokers behind: routes, configs, calls
+//	brokers.go    the name servers and brokers behind: routes, configs, calls (ttlCache)
 //	apiv2/        the generated API (make proto)
 package proxy

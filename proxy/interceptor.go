@@ -1,13 +1,17 @@
 package proxy
 
 // What every call goes through before its RPC (GrpcMessagingApplication's
-// pipeline): a call without x-mq-client-id is answered with its response
-// message holding only Status(CLIENT_ID_REQUIRED, "client id cannot be
-// empty"), on a successful gRPC call; the RPCs Java does not implement
-// answer UNIMPLEMENTED with Java's text first.
+// pipeline), on every unary request, ReceiveMessage's request and every
+// message of a Telemetry stream: ACL 2.0 (auth.go), then the client id. A
+// refusal is the RPC's response message holding only its status, on a
+// successful gRPC call (a Telemetry stream then ends): a call without
+// x-mq-client-id gets Status(CLIENT_ID_REQUIRED, "client id cannot be
+// empty"). The RPCs Java does not implement answer UNIMPLEMENTED with
+// Java's text first.
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"google.golang.org/grpc"
@@ -53,33 +57,79 @@ func clientIDRequired() *apiv2.Status {
 	return status(apiv2.Code_CLIENT_ID_REQUIRED, "client id cannot be empty")
 }
 
-// unaryPipeline checks a unary call.
-func unaryPipeline(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+// pipeline runs the checks; gate is nil without ACL 2.0.
+type pipeline struct {
+	gate *authGate
+}
+
+// check is the checks of one request message: nil when it passes.
+func (p pipeline) check(ctx context.Context, req proto.Message) *apiv2.Status {
+	if st := p.gate.check(ctx, req); st != nil {
+		return st
+	}
+	if strings.TrimSpace(clientOf(ctx).id) == "" {
+		return clientIDRequired()
+	}
+	return nil
+}
+
+// unary checks a unary call.
+func (p pipeline) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	name := strings.TrimPrefix(info.FullMethod, servicePrefix)
 	if unimplemented[name] {
 		return nil, unimplementedError(name)
 	}
-	if strings.TrimSpace(clientOf(ctx).id) == "" {
-		if build, ok := statusOnly[name]; ok {
-			return build(clientIDRequired()), nil
+	if build, ok := statusOnly[name]; ok {
+		if m, isMsg := req.(proto.Message); isMsg {
+			if st := p.check(ctx, m); st != nil {
+				return build(st), nil
+			}
 		}
 	}
 	return handler(ctx, req)
 }
 
-// streamPipeline checks a streaming call (ReceiveMessage, Telemetry).
-func streamPipeline(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+// errAnswered ends a stream whose refusal was sent: the call ends OK.
+var errAnswered = errors.New("proxy: refused, the status answered")
+
+// stream checks each message a streaming call receives (ReceiveMessage's
+// request, Telemetry's commands).
+func (p pipeline) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 	name := strings.TrimPrefix(info.FullMethod, servicePrefix)
 	if unimplemented[name] {
 		return unimplementedError(name)
 	}
-	if strings.TrimSpace(clientOf(ss.Context()).id) == "" {
-		switch name {
-		case "ReceiveMessage":
-			return ss.SendMsg(&apiv2.ReceiveMessageResponse{Content: &apiv2.ReceiveMessageResponse_Status{Status: clientIDRequired()}})
-		case "Telemetry":
-			return ss.SendMsg(&apiv2.TelemetryCommand{Status: clientIDRequired()})
+	answer := func(st *apiv2.Status) any { return &apiv2.TelemetryCommand{Status: st} }
+	if name == "ReceiveMessage" {
+		answer = func(st *apiv2.Status) any {
+			return &apiv2.ReceiveMessageResponse{Content: &apiv2.ReceiveMessageResponse_Status{Status: st}}
 		}
 	}
-	return handler(srv, ss)
+	err := handler(srv, &checkedStream{ServerStream: ss, p: p, answer: answer})
+	if errors.Is(err, errAnswered) {
+		return nil
+	}
+	return err
+}
+
+// checkedStream runs the checks on each message received.
+type checkedStream struct {
+	grpc.ServerStream
+	p      pipeline
+	answer func(*apiv2.Status) any
+}
+
+func (s *checkedStream) RecvMsg(m any) error {
+	if err := s.ServerStream.RecvMsg(m); err != nil {
+		return err
+	}
+	if msg, ok := m.(proto.Message); ok {
+		if st := s.p.check(s.Context(), msg); st != nil {
+			if err := s.ServerStream.SendMsg(s.answer(st)); err != nil {
+				return err
+			}
+			return errAnswered
+		}
+	}
+	return nil
 }

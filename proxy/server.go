@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/keepalive"
 
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/proxy/apiv2"
 	"github.com/rmqgo/rmqgo/remoting"
 )
@@ -30,6 +31,16 @@ type LocalBroker struct {
 	Name    string // brokerName
 	Cluster string // brokerClusterName
 	IP      string // brokerIP1: the host the route advertises
+	// Token is the broker's secret for this proxy's requests
+	// (protocol.LocalProxyField): they pass the broker's ACL 2.0.
+	Token string
+}
+
+// stamp marks the requests to the local broker with its secret.
+func (l LocalBroker) stamp(addr string, req *remoting.Command) {
+	if l.Token != "" && addr == l.Addr {
+		req.SetExt(protocol.LocalProxyField, l.Token)
+	}
 }
 
 // Options are what a proxy is built from.
@@ -66,6 +77,10 @@ func New(o Options) (*Server, error) {
 	if o.Local.Addr != "" {
 		cfg.ProxyMode = ModeLocal
 	}
+	gate, err := newAuthGate(cfg, nil)
+	if err != nil {
+		return nil, err
+	}
 	lis, err := net.Listen("tcp", net.JoinHostPort(o.ListenHost, strconv.Itoa(cfg.GrpcServerPort)))
 	if err != nil {
 		return nil, fmt.Errorf("proxy: gRPC port: %w", err)
@@ -80,16 +95,21 @@ func New(o Options) (*Server, error) {
 	// Two connections to each broker: the data calls, and the
 	// registrations (heartbeats, and the check-backs they draw), which a
 	// broker closes when a registration expires.
-	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger})
-	regClient := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Router: router})
+	stamp := o.Local.stamp
+	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Stamp: stamp})
+	regClient := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Router: router, Stamp: stamp})
 	b := newBrokers(client, func() []string { return splitNamesrv(cfg.NamesrvAddr) }, o.Local)
 	s := &Server{log: o.Logger, cfg: cfg, lis: newSniffListener(lis, o.TLSMode, o.TLSConfig), client: client, regClient: regClient}
+	if gate != nil {
+		gate.meta = newBrokerAuthMetadata(b, cfg)
+	}
 	svc = newMessaging(cfg, b, o.Local, o.Logger, regClient)
 	s.svc = svc
+	p := pipeline{gate: gate}
 	s.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(cfg.GrpcMaxInboundMessageSize),
 		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: grpcClientIdle}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Minute}),
-		grpc.UnaryInterceptor(unaryPipeline), grpc.StreamInterceptor(streamPipeline))
+		grpc.UnaryInterceptor(p.unary), grpc.StreamInterceptor(p.stream))
 	apiv2.RegisterMessagingServiceServer(s.grpc, s.svc)
 	return s, nil
 }

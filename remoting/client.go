@@ -35,6 +35,9 @@ type ClientOptions struct {
 	// NettyClientConfig.useTLS does; the handshake is bounded by
 	// DialTimeout.
 	TLSConfig *tls.Config
+	// Stamp, when set, may add to every request before it is sent to
+	// addr (as a Java RPCHook's doBeforeRequest).
+	Stamp func(addr string, req *Command)
 }
 
 // Client keeps one connection per address and makes calls over them.
@@ -201,6 +204,7 @@ func (c *Client) Invoke(ctx context.Context, addr string, req *Command) (*Comman
 	if err != nil {
 		return nil, err
 	}
+	c.stamp(addr, req)
 	return ch.Invoke(ctx, req)
 }
 
@@ -218,6 +222,7 @@ func (c *Client) InvokeAsync(addr string, req *Command, timeout time.Duration, c
 		cb(nil, err)
 		return
 	}
+	c.stamp(addr, req)
 	ch.InvokeAsync(req, timeout, cb)
 }
 
@@ -227,7 +232,15 @@ func (c *Client) InvokeOneway(addr string, req *Command) error {
 	if err != nil {
 		return err
 	}
+	c.stamp(addr, req)
 	return ch.InvokeOneway(req)
+}
+
+// stamp runs the Stamp option on a request.
+func (c *Client) stamp(addr string, req *Command) {
+	if c.opts.Stamp != nil {
+		c.opts.Stamp(addr, req)
+	}
 }
 
 // CloseChannel closes the connection to addr, if there is one.

@@ -65,7 +65,11 @@ func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, pa proxyArgs, env c
 	startup.TuneGC(env)
 	statsLog, closeStats := openStatsLog(env, log)
 	defer closeStats()
-	b, err := broker.New(broker.Options{Configs: cfg, Line: line(env), Logger: log, StatsLogger: statsLog})
+	var proxyToken string
+	if pa.enabled {
+		proxyToken = newProxyToken()
+	}
+	b, err := broker.New(broker.Options{Configs: cfg, Line: line(env), Logger: log, StatsLogger: statsLog, LocalProxyToken: proxyToken})
 	if err == nil {
 		err = b.Start()
 	}
@@ -81,7 +85,7 @@ func serve(cfg *conf.BrokerConfigs, warnings []conf.Warning, pa proxyArgs, env c
 	log.Info(b.BootMessage())
 	var p *proxy.Server
 	if pa.enabled {
-		if p, err = startLocalProxy(pa, cfg, b, log); err != nil {
+		if p, err = startLocalProxy(pa, cfg, b, proxyToken, log); err != nil {
 			log.Error("proxy failed to start", zap.Error(err))
 			fmt.Fprintln(stderr, err)
 			_ = b.Close()

@@ -7,6 +7,8 @@ package main
 // here), -bc/--brokerConfigPath <broker.conf> (the broker's -c).
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -86,13 +88,13 @@ func proxyConfig(pa proxyArgs, cfg *conf.BrokerConfigs) (proxy.Config, error) {
 }
 
 // startLocalProxy starts the proxy in front of b.
-func startLocalProxy(pa proxyArgs, cfg *conf.BrokerConfigs, b *broker.Broker, log *zap.Logger) (*proxy.Server, error) {
+func startLocalProxy(pa proxyArgs, cfg *conf.BrokerConfigs, b *broker.Broker, token string, log *zap.Logger) (*proxy.Server, error) {
 	pc, err := proxyConfig(pa, cfg)
 	if err != nil {
 		return nil, err
 	}
 	local := proxy.LocalBroker{Addr: b.Addr(), Name: cfg.Broker.BrokerName, Cluster: cfg.Broker.BrokerClusterName,
-		IP: cfg.Broker.BrokerIP1}
+		IP: cfg.Broker.BrokerIP1, Token: token}
 	mode, tlsCfg, err := tlsconf.ForServer(cfg.TLS, log)
 	if err != nil {
 		return nil, err
@@ -103,6 +105,17 @@ func startLocalProxy(pa proxyArgs, cfg *conf.BrokerConfigs, b *broker.Broker, lo
 	}
 	p.Serve()
 	return p, nil
+}
+
+// newProxyToken is the secret with which the proxy's requests pass the
+// broker's ACL 2.0 (protocol.LocalProxyField): 128 random bits, in memory
+// only.
+func newProxyToken() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on the systems Go supports
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // proxyBootMessage is the line ProxyStartup prints once serving.

@@ -26,6 +26,8 @@
 //	policy.go    Acl, Policy, PolicyEntry: a subject's policies and their order
 //	javasort.go  Java's List.sort for short lists, which the policy order depends on
 //	evaluate.go  Authenticate and Authorize a request (Signed, Context)
+//	stateful.go  the Stateful* strategies: answers kept per connection for
+//	             statefulAuthenticationCacheExpiredSecond (AnswerCache)
 //	manage.go    the admin operations on users and ACLs, with Java's checks
 //	migrate.go   MigrateV1: ACL 1.0 accounts into users and ACLs (AuthMigrator)
 //	body.go      the admin bodies UserInfo and AclInfo

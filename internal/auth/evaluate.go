@@ -2,6 +2,7 @@ package auth
 
 import (
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -51,14 +52,53 @@ func SignedContent(ext map[string]string, body []byte, version int32) Signed {
 	return s
 }
 
-// Authenticate is DefaultAuthenticationHandler: the user must exist, be
-// enabled and have signed the content with its password (HmacSHA1,
+// Metadata is where the users and ACLs are read: a broker's Store, or a
+// proxy's view of a broker's (ProxyAuthenticationMetadataProvider and
+// ProxyAuthorizationMetadataProvider). An error is a lookup that failed,
+// not an absent user or ACL.
+type Metadata interface {
+	User(name string) (User, bool, error)
+	Acl(subject string) (Acl, bool, error)
+}
+
+// storeMetadata is a Store as Metadata.
+type storeMetadata struct{ s *Store }
+
+func (m storeMetadata) User(name string) (User, bool, error) {
+	u, ok := m.s.User(name)
+	return u, ok, nil
+}
+
+func (m storeMetadata) Acl(subject string) (Acl, bool, error) {
+	a, ok := m.s.Acl(subject)
+	return a, ok, nil
+}
+
+// Authenticate is DefaultAuthenticationHandler over the store's users.
+func (s *Store) Authenticate(req Signed) error { return AuthenticateWith(storeMetadata{s}, req) }
+
+// Authorize is DefaultAuthorizationProvider's chain over the store's
+// users and ACLs.
+func (s *Store) Authorize(c Context) error { return AuthorizeWith(storeMetadata{s}, c) }
+
+// Lookup failures, as AbstractAuthenticationStrategy and
+// AbstractAuthorizationStrategy wrap an exception that is not theirs.
+const (
+	authenticationFailed = "Authentication failed. Please verify the credentials and try again."
+	authorizationFailed  = "Authorization failed. Please verify your access rights and try again."
+)
+
+// AuthenticateWith is DefaultAuthenticationHandler: the user must exist,
+// be enabled and have signed the content with its password (HmacSHA1,
 // base64, compared in constant time).
-func (s *Store) Authenticate(req Signed) error {
+func AuthenticateWith(m Metadata, req Signed) error {
 	if !req.HasUser || req.Username == "" {
 		return deny("username cannot be null.")
 	}
-	u, ok := s.User(req.Username)
+	u, ok, err := m.User(req.Username)
+	if err != nil {
+		return lookupFailed(err, authenticationFailed)
+	}
 	if !ok {
 		return deny(fmt.Sprintf("User:%s is not found.", req.Username))
 	}
@@ -72,21 +112,27 @@ func (s *Store) Authenticate(req Signed) error {
 	return nil
 }
 
-// Authorize is DefaultAuthorizationProvider's chain for one context: a
-// request without a user is refused, a super user may do anything, any
+// AuthorizeWith is DefaultAuthorizationProvider's chain for one context:
+// a request without a user is refused, a super user may do anything, any
 // other user needs a matching entry that allows.
-func (s *Store) Authorize(c Context) error {
+func AuthorizeWith(m Metadata, c Context) error {
 	if !c.HasUser {
-		return deny("Authorization failed. Please verify your access rights and try again.")
+		return deny(authorizationFailed)
 	}
-	u, ok := s.User(c.Username)
+	u, ok, err := m.User(c.Username)
+	if err != nil {
+		return lookupFailed(err, authorizationFailed)
+	}
 	if !ok {
 		return deny(fmt.Sprintf("User:%s not found.", c.Username))
 	}
 	if u.Type == UserSuper {
 		return nil
 	}
-	a, ok := s.Acl(SubjectKey(c.Username))
+	a, ok, err := m.Acl(SubjectKey(c.Username))
+	if err != nil {
+		return lookupFailed(err, authorizationFailed)
+	}
 	var e *PolicyEntry
 	if ok {
 		e = a.match(c)
@@ -98,6 +144,16 @@ func (s *Store) Authorize(c Context) error {
 		return noPermission(c, "the decision is deny.")
 	}
 	return nil
+}
+
+// lookupFailed is a failed lookup's refusal: a Denied the lookup gave
+// (its own message), else the stage's generic one.
+func lookupFailed(err error, generic string) error {
+	var d *Denied
+	if errors.As(err, &d) {
+		return d
+	}
+	return deny(generic)
 }
 
 // noPermission is AclAuthorizationHandler.throwException.

@@ -57,7 +57,7 @@ func (w *ConsumerOffsetSerializeWrapper) AppendJSON(dst []byte, line Line) []byt
 func (w *ConsumerOffsetSerializeWrapper) GroupTopicMap() map[string][]string {
 	m := map[string][]string{}
 	for key := range w.OffsetTable {
-		parts := javaSplit(key, TopicGroupSeparator)
+		parts := JavaSplit(key, TopicGroupSeparator)
 		if len(parts) == 2 {
 			m[parts[1]] = append(m[parts[1]], parts[0])
 		}
@@ -68,9 +68,10 @@ func (w *ConsumerOffsetSerializeWrapper) GroupTopicMap() map[string][]string {
 	return m
 }
 
-// javaSplit is Java's String.split with a literal separator: empty
-// fields are kept except at the end.
-func javaSplit(s, sep string) []string {
+// JavaSplit is Java's String.split with a literal separator: empty
+// fields are kept except at the end (so "" splits into none, where Java
+// gives [""]: callers that care check for "" first).
+func JavaSplit(s, sep string) []string {
 	parts := strings.Split(s, sep)
 	for len(parts) > 0 && parts[len(parts)-1] == "" {
 		parts = parts[:len(parts)-1]

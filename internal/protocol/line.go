@@ -28,3 +28,10 @@ func (l Line) String() string {
 	}
 	return "4.x"
 }
+
+// LocalProxyField is the ext field with which the proxy inside a broker's
+// process (mqbroker --enable-proxy) marks its requests to that broker: a
+// secret made at start, never stored, that lets them past the broker's
+// ACL 2.0, as Java's local proxy calls the broker's processors directly,
+// without the remoting port's checks. Not a Java field.
+const LocalProxyField = "rmqgo_local_proxy"
