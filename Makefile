@@ -171,7 +171,9 @@ unit:
 # client's core; COMPAT_CLIENTS). In each run StoreHandoverTest restarts
 # broker-a as the other implementation on the same store and back
 # (COMPAT_HANDOVER_IMPL), and on the 5.x line TimerHandoverTest does so with
-# timer messages in flight (about 100 s); the 5.x run on ours starts broker-a
+# timer messages in flight (about 100 s), and PopHandoverTest with POPs in
+# flight, there and back (about 100 s, in the run on ours only: it covers
+# both directions); the 5.x run on ours starts broker-a
 # with the proxy inside (PROXY=1) and adds the gRPC clients' tests
 # (rocketmq-client-java 5.0.8, tag grpc, and compat/gov5). Before them
 # compat-store: the Java store code

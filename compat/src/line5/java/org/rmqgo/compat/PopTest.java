@@ -1,6 +1,5 @@
 package org.rmqgo.compat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,46 +12,29 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.rocketmq.client.consumer.AckCallback;
 import org.apache.rocketmq.client.consumer.AckResult;
 import org.apache.rocketmq.client.consumer.AckStatus;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.PopCallback;
 import org.apache.rocketmq.client.consumer.PopResult;
 import org.apache.rocketmq.client.consumer.PopStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.client.producer.SendStatus;
-import org.apache.rocketmq.common.constant.ConsumeInitMode;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.filter.ExpressionType;
-import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.message.MessageRequestMode;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.RPCHook;
-import org.apache.rocketmq.remoting.netty.NettyClientConfig;
-import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RequestCode;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.header.AckMessageRequestHeader;
 import org.apache.rocketmq.remoting.protocol.header.ChangeInvisibleTimeRequestHeader;
 import org.apache.rocketmq.remoting.protocol.header.ExtraInfoUtil;
-import org.apache.rocketmq.remoting.protocol.header.PollingInfoRequestHeader;
-import org.apache.rocketmq.remoting.protocol.header.PollingInfoResponseHeader;
-import org.apache.rocketmq.remoting.protocol.header.PopMessageRequestHeader;
-import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rmqgo.testsupport.Eventually;
@@ -61,7 +43,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * POP consumption over the remoting protocol with the 5.3.3 client (docs/reference/pop.md): a push
@@ -76,39 +57,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * acked and left un-acked itself comes back from the same checkpoint, or from a later one of the same
  * revive queue, after them; when it is back, the acked ones would have been back too.
  */
-class PopTest {
-    /** How long the revive of an un-acked message may take: its invisible time plus the broker's rounds. */
-    private static final Duration REVIVE = Duration.ofSeconds(90);
-    /** The POP retry flag of a handle read from the topic itself, and from the POP retry topic (V1). */
-    private static final String NORMAL = "0";
-    private static final String RETRY = "1";
-
-    private static DefaultMQAdminExt admin;
-    private static DefaultMQProducer producer;
-    /** The client API of a started client: POP_MESSAGE, CHANGE_MESSAGE_INVISIBLETIME, BATCH_ACK as the consumer sends them. */
-    private static MQClientAPIImpl api;
-    /** For the exact response codes the client API folds into NO_EXIST (ACK) or drops. */
-    private static NettyRemotingClient raw;
-
-    @BeforeAll
-    static void start() throws Exception {
-        admin = Clients.admin();
-        producer = Clients.producer();
-        api = producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl();
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (raw != null) {
-            raw.shutdown();
-        }
-        if (producer != null) {
-            producer.shutdown();
-        }
-    }
-
+class PopTest extends PopFixture {
     // ---------------------------------------------------------------------------------------------
     // 1. A POP-mode push consumer
 
@@ -473,7 +422,7 @@ class PopTest {
     // helpers
 
     /** A push consumer of group on topic, every tag, from the first offset, with server-side rebalance. */
-    private static DefaultMQPushConsumer popConsumer(String group, String topic, RPCHook hook) throws Exception {
+    private DefaultMQPushConsumer popConsumer(String group, String topic, RPCHook hook) throws Exception {
         DefaultMQPushConsumer c = new DefaultMQPushConsumer(group, hook);
         c.setNamesrvAddr(Env.namesrvAddr());
         c.setInstanceName(Clients.unique("consumer"));
@@ -485,7 +434,7 @@ class PopTest {
     }
 
     /** Waits until the broker has assigned the consumer the topic in POP mode (it pops, it does not pull). */
-    private static void awaitPopping(DefaultMQPushConsumer c, String topic) throws Exception {
+    private void awaitPopping(DefaultMQPushConsumer c, String topic) throws Exception {
         Eventually.eventually("the broker assigns " + topic + " to " + c.getConsumerGroup() + " in POP mode", () -> {
             var impl = c.getDefaultMQPushConsumerImpl().getRebalanceImpl();
             Set<MessageQueue> pop = impl.getPopProcessQueueTable().keySet().stream()
@@ -497,230 +446,6 @@ class PopTest {
     }
 
     /** Sends n messages over the first `queues` queues in turn; key -> body. */
-    private static Map<String, String> sendKeyed(String topic, int n, int queues, String prefix) throws Exception {
-        Map<String, String> sent = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            String key = prefix + "-" + i;
-            sent.put(key, sendOne(topic, i % queues, key, prefix + " message " + i + " of " + topic));
-        }
-        return sent;
-    }
-
-    private static String sendOne(String topic, int queueId, String key, String body) throws Exception {
-        Message m = new Message(topic, "TagA", key, body.getBytes(StandardCharsets.UTF_8));
-        assertEquals(SendStatus.SEND_OK, producer.send(m, Clients.BY_QUEUE_ID, queueId).getSendStatus(), "send " + key);
-        return body;
-    }
-
-    /** POP_MESSAGE as PullAPIWrapper.popAsync sends it, through the client API. */
-    private static CompletableFuture<PopResult> pop(String topic, String group, int queueId, int max,
-        long invisibleTime, long pollTime, boolean order, String attemptId) throws Exception {
-        PopMessageRequestHeader h = new PopMessageRequestHeader();
-        h.setConsumerGroup(group);
-        h.setTopic(topic);
-        h.setQueueId(queueId);
-        h.setMaxMsgNums(max);
-        h.setInvisibleTime(invisibleTime);
-        h.setPollTime(pollTime);
-        h.setBornTime(System.currentTimeMillis());
-        h.setInitMode(ConsumeInitMode.MIN);
-        h.setExpType(ExpressionType.TAG);
-        h.setExp("*");
-        h.setOrder(order);
-        h.setAttemptId(attemptId);
-        h.setBrokerName(Env.brokerName());
-        CompletableFuture<PopResult> f = new CompletableFuture<>();
-        api.popMessageAsync(Env.brokerName(), Env.brokerAddr(), h, pollTime + 15_000, new PopCallback() {
-            @Override
-            public void onSuccess(PopResult popResult) {
-                f.complete(popResult);
-            }
-
-            @Override
-            public void onException(Throwable e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f;
-    }
-
-    private static PopResult get(CompletableFuture<PopResult> f) throws Exception {
-        return f.get(60, TimeUnit.SECONDS);
-    }
-
-    /** The messages of a FOUND answer, in the order the broker sent them; fails on anything else. */
-    private static List<MessageExt> found(CompletableFuture<PopResult> f, String what) throws Exception {
-        PopResult r = get(f);
-        assertEquals(PopStatus.FOUND, r.getPopStatus(), what);
-        return r.getMsgFoundList();
-    }
-
-    /** An answer without messages (a pop that waits for nothing is answered POLLING_TIMEOUT, read as POLLING_NOT_FOUND). */
-    private static void assertNotFound(CompletableFuture<PopResult> f, String what) throws Exception {
-        PopResult r = get(f);
-        assertEquals(PopStatus.POLLING_NOT_FOUND, r.getPopStatus(), what + ": " + r.getMsgFoundList());
-    }
-
-    private static void assertPopFails(int code, CompletableFuture<PopResult> f) throws Exception {
-        try {
-            PopResult r = get(f);
-            fail("expected code " + code + ", got " + r);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof MQBrokerException b)) {
-                throw e;
-            }
-            assertEquals(code, b.getResponseCode(), "pop refused: " + b.getErrorMessage());
-        }
-    }
-
-    /**
-     * Pops (no long polling, every queue) until n distinct messages came, by msgId; fails when one
-     * comes twice (its invisible time did not hold).
-     */
-    private static Map<String, MessageExt> popUntil(String topic, String group, int n, long invisibleTime) throws Exception {
-        Map<String, MessageExt> got = new LinkedHashMap<>();
-        Eventually.eventually(REVIVE, n + " messages popped from " + topic, () -> {
-            PopResult r = get(pop(topic, group, -1, 32, invisibleTime, 0, false, null));
-            if (r.getPopStatus() == PopStatus.FOUND) {
-                for (MessageExt m : r.getMsgFoundList()) {
-                    MessageExt was = got.putIfAbsent(m.getMsgId(), m);
-                    if (was != null) {
-                        fail("popped twice: " + m.getKeys() + " (" + ck(was) + ", then " + ck(m) + ")");
-                    }
-                }
-            }
-            assertTrue(got.size() >= n, "popped " + keys(got.values()));
-            return null;
-        });
-        assertEquals(n, got.size(), "more than " + n + " came: " + keys(got.values()));
-        return got;
-    }
-
-    /** One message per checkpoint (same start offset, pop time, queue, retry flag): the one with the highest offset. */
-    private static Set<String> sentinels(Iterable<MessageExt> msgs) {
-        Map<String, MessageExt> last = new HashMap<>();
-        for (MessageExt m : msgs) {
-            String[] h = handle(m);
-            String ckKey = ExtraInfoUtil.getRetry(h) + "@" + ExtraInfoUtil.getQueueId(h) + "@"
-                + ExtraInfoUtil.getCkQueueOffset(h) + "@" + ExtraInfoUtil.getPopTime(h);
-            last.merge(ckKey, m, (x, y) -> x.getQueueOffset() >= y.getQueueOffset() ? x : y);
-        }
-        return last.values().stream().map(MessageExt::getMsgId).collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    private static String ck(MessageExt m) {
-        String ck = m.getProperty(MessageConst.PROPERTY_POP_CK);
-        assertNotNull(ck, "no POP_CK on " + m.getKeys() + ": " + m);
-        return ck;
-    }
-
-    private static String[] handle(MessageExt m) {
-        String[] h = ExtraInfoUtil.split(ck(m));
-        assertEquals(8, h.length, "fields of the handle " + ck(m));
-        return h;
-    }
-
-    /** ACK_MESSAGE of a popped message as DefaultMQPushConsumerImpl.ackAsync builds it, over the raw client. */
-    private static RemotingCommand ack(MessageExt m, String group) throws Exception {
-        String[] h = handle(m);
-        return ack(ExtraInfoUtil.getRealTopic(h, m.getTopic(), group), group, ExtraInfoUtil.getQueueId(h),
-            ExtraInfoUtil.getQueueOffset(h), ck(m));
-    }
-
-    private static RemotingCommand ack(String topic, String group, int queueId, long offset, String extraInfo)
-        throws Exception {
-        AckMessageRequestHeader h = new AckMessageRequestHeader();
-        h.setConsumerGroup(group);
-        h.setTopic(topic);
-        h.setQueueId(queueId);
-        h.setOffset(offset);
-        h.setExtraInfo(extraInfo);
-        h.setBrokerName(Env.brokerName());
-        return invoke(RemotingCommand.createRequestCommand(RequestCode.ACK_MESSAGE, h));
-    }
-
-    private static RemotingCommand changeRaw(String topic, String group, int queueId, long offset, String extraInfo,
-        long invisibleTime) throws Exception {
-        ChangeInvisibleTimeRequestHeader h = new ChangeInvisibleTimeRequestHeader();
-        h.setConsumerGroup(group);
-        h.setTopic(topic);
-        h.setQueueId(queueId);
-        h.setOffset(offset);
-        h.setExtraInfo(extraInfo);
-        h.setInvisibleTime(invisibleTime);
-        h.setBrokerName(Env.brokerName());
-        return invoke(RemotingCommand.createRequestCommand(RequestCode.CHANGE_MESSAGE_INVISIBLETIME, h));
-    }
-
-    /** CHANGE_MESSAGE_INVISIBLETIME as DefaultMQPushConsumerImpl.changePopInvisibleTimeAsync sends it; the client builds the new handle. */
-    private static AckResult change(MessageExt m, String group, long invisibleTime) throws Exception {
-        String[] x = handle(m);
-        ChangeInvisibleTimeRequestHeader h = new ChangeInvisibleTimeRequestHeader();
-        h.setTopic(ExtraInfoUtil.getRealTopic(x, m.getTopic(), group));
-        h.setQueueId(ExtraInfoUtil.getQueueId(x));
-        h.setOffset(ExtraInfoUtil.getQueueOffset(x));
-        h.setConsumerGroup(group);
-        h.setExtraInfo(ck(m));
-        h.setInvisibleTime(invisibleTime);
-        h.setBrokerName(ExtraInfoUtil.getBrokerName(x));
-        CompletableFuture<AckResult> f = new CompletableFuture<>();
-        api.changeInvisibleTimeAsync(ExtraInfoUtil.getBrokerName(x), Env.brokerAddr(), h, 15_000, callback(f));
-        return f.get(30, TimeUnit.SECONDS);
-    }
-
-    /** BATCH_ACK_MESSAGE of these handles of topic's messages, as the client API groups them. */
-    private static AckResult batchAck(String topic, String group, List<String> handles) throws Exception {
-        CompletableFuture<AckResult> f = new CompletableFuture<>();
-        api.batchAckMessageAsync(Env.brokerAddr(), 15_000, callback(f), topic, group, handles);
-        return f.get(30, TimeUnit.SECONDS);
-    }
-
-    private static AckCallback callback(CompletableFuture<AckResult> f) {
-        return new AckCallback() {
-            @Override
-            public void onSuccess(AckResult ackResult) {
-                f.complete(ackResult);
-            }
-
-            @Override
-            public void onException(Throwable e) {
-                f.completeExceptionally(e);
-            }
-        };
-    }
-
-    /** POLLING_INFO: how many POP requests the broker holds for topic@group@queueId. */
-    private static int pollingNum(String topic, String group, int queueId) throws Exception {
-        PollingInfoRequestHeader h = new PollingInfoRequestHeader();
-        h.setConsumerGroup(group);
-        h.setTopic(topic);
-        h.setQueueId(queueId);
-        RemotingCommand r = invoke(RemotingCommand.createRequestCommand(RequestCode.POLLING_INFO, h));
-        assertEquals(ResponseCode.SUCCESS, r.getCode(), "POLLING_INFO: " + r.getRemark());
-        return ((PollingInfoResponseHeader) r.decodeCommandCustomHeader(PollingInfoResponseHeader.class)).getPollingNum();
-    }
-
-    private static RemotingCommand invoke(RemotingCommand request) throws Exception {
-        RemotingCommand r = raw.invokeSync(Env.brokerAddr(), request, 15_000);
-        assertNotNull(r, "no answer to " + request.getCode());
-        return r;
-    }
-
-    private static TreeSet<String> keys(Iterable<MessageExt> msgs) {
-        TreeSet<String> s = new TreeSet<>();
-        msgs.forEach(m -> s.add(m.getKeys()));
-        return s;
-    }
-
-    /** Keys in the order given. */
-    private static List<String> keyList(List<MessageExt> msgs) {
-        return msgs.stream().map(MessageExt::getKeys).toList();
-    }
-
-    private static List<String> msgIds(List<MessageExt> msgs) {
-        return msgs.stream().map(MessageExt::getMsgId).toList();
-    }
-
     /**
      * What a client sent and the broker answered, for ACK_MESSAGE and CHANGE_MESSAGE_INVISIBLETIME:
      * an RPCHook on the push consumer sees its asynchronous acks and invisible-time changes.
