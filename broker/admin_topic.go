@@ -111,29 +111,11 @@ func (a *topicAdmin) alterTopicAttributes(tc *protocol.TopicConfig, old protocol
 	return nil
 }
 
-// systemTopicNames is TopicValidator's SYSTEM_TOPIC_SET before the
-// broker adds its own; 5.x adds the RocksDB consume queue's checkpoint
-// topic (RMQ_SYS_ROCKSDB_OFFSET_TOPIC).
-var systemTopicNames = []string{TopicAutoCreate, TopicSchedule, TopicBenchmark, TopicTransHalf, "RMQ_SYS_TRACE_TOPIC",
-	TopicTransOp, TopicTransCheckMax, TopicSelfTest, TopicOffsetMovedEvent}
-
-// systemTopicNamesFive is 5.x's set: systemTopicNames and
-// RMQ_SYS_ROCKSDB_OFFSET_TOPIC.
-var systemTopicNamesFive = append(slices.Clone(systemTopicNames), "CHECKPOINT_TOPIC")
-
-// systemTopics is the fixed system topic set of the line.
-func (l line) systemTopics() []string {
-	if l.five() {
-		return systemTopicNamesFive
-	}
-	return systemTopicNames
-}
-
 // getSystemTopicList serves GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the system
 // topic set, with the topics the broker made at start-up.
 func (a *topicAdmin) getSystemTopicList(req *remoting.Request) *remoting.Command {
 	set := map[string]bool{}
-	for _, t := range a.line.systemTopics() {
+	for _, t := range a.line.SystemTopics() {
 		set[t] = true
 	}
 	for _, t := range builtinTopics(a.settings.load().Broker, a.line) {
@@ -141,13 +123,6 @@ func (a *topicAdmin) getSystemTopicList(req *remoting.Request) *remoting.Command
 	}
 	list := protocol.TopicList{TopicList: slices.Sorted(maps.Keys(set))}
 	return a.replyBody(req.Cmd, list.AppendJSON(nil))
-}
-
-// isSystemTopic is TopicValidator.isSystemTopic over the line's fixed
-// set; the broker adds the topics it made at start (topicTable.isSystem),
-// as TopicConfigManager's addSystemTopic calls do.
-func (l line) isSystemTopic(topic string) bool {
-	return slices.Contains(l.systemTopics(), topic) || strings.HasPrefix(topic, sysTopicPrefix)
 }
 
 // refuseTopicChange is what creating, updating or deleting a topic checks
@@ -164,7 +139,7 @@ func (a *topicAdmin) refuseTopicChange(topic string, deleting bool) *failure {
 	} else if f := validateTopic(topic); f != nil {
 		return &failure{code, f.remark}
 	}
-	if a.line.isSystemTopic(topic) || a.topics.isSystem(topic) {
+	if a.line.IsSystemTopic(topic) || a.topics.isSystem(topic) {
 		return &failure{code, "The topic[" + topic + "] is conflict with system topic."}
 	}
 	return nil

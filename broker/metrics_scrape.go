@@ -315,7 +315,7 @@ func (src *metricsSources) writeConsumerGauges(w *promtext.Writer, set *settings
 
 // isSystem is BrokerMetricsManager.isSystem.
 func (src *metricsSources) isSystem(topic, group string) bool {
-	return src.line.isSystemTopic(topic) || isSysGroup(group)
+	return src.line.IsSystemTopic(topic) || isSysGroup(group)
 }
 
 // lagFigures is processAllGroup with the three calculations.

@@ -164,7 +164,7 @@ func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *rem
 	switch {
 	case code == remoting.Success:
 		s.stats.pulled(h.group, h.topic, h.queueID, len(res.Messages), res.TotalBytes, req.Arrived)
-		s.metrics.pulled(h.topic, h.group, s.line.isSystemTopic(h.topic), len(res.Messages), res.TotalBytes)
+		s.metrics.pulled(h.topic, h.group, s.line.IsSystemTopic(h.topic), len(res.Messages), res.TotalBytes)
 		sendRecords(s.log, req, resp, res)
 		return nil
 	case code == remoting.PullNotFound && allowSuspend && h.sysFlag&pullFlagSuspend != 0:

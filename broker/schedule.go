@@ -184,7 +184,7 @@ func (s *scheduleService) deliver(commitLogOffset int64) bool {
 			zap.String("topic", m.Topic), zap.String("msgId", rec.MsgID()), zap.Stringer("status", res.Status))
 		return false
 	}
-	s.metrics.scheduleDelivered(m.Topic, s.line.isSystemTopic(m.Topic), res)
+	s.metrics.scheduleDelivered(m.Topic, s.line.IsSystemTopic(m.Topic), res)
 	return true
 }
 

@@ -162,7 +162,7 @@ func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
 		return fail(resp, f)
 	}
 	s.stats.stored(h.topic, res)
-	s.metrics.stored(written, msgType, s.line.isSystemTopic(written), res)
+	s.metrics.stored(written, msgType, s.line.IsSystemTopic(written), res)
 	return s.putResponse(resp, res, uniq, queueID, set)
 }
 

@@ -108,7 +108,7 @@ func (s *sendService) consumerSendMsgBack(req *remoting.Request) *remoting.Comma
 	}
 	if strings.HasPrefix(m.Topic, DLQGroupTopicPrefix) {
 		origin := req.Cmd.ExtString("originTopic")
-		s.metrics.sentToDLQ(origin, h.group, s.line.isSystemTopic(origin))
+		s.metrics.sentToDLQ(origin, h.group, s.line.IsSystemTopic(origin))
 	}
 	if res := s.store.PutMessage(m); res.Status != store.PutOK {
 		return s.reply(req.Cmd, remoting.SystemError, res.Status.String())

@@ -31,7 +31,7 @@ const (
 	// scheduleTopicQueueNum is SCHEDULE_TOPIC_QUEUE_NUM.
 	scheduleTopicQueueNum = 18
 	// sysTopicPrefix starts the 5.x system topics (rmq_sys_).
-	sysTopicPrefix = "rmq_sys_"
+	sysTopicPrefix = protocol.SystemTopicPrefix
 	// 5.x built-in topics: PopAckConstants.REVIVE_TOPIC + cluster,
 	// SYNC_BROKER_MEMBER_GROUP_PREFIX + broker, TimerMessageStore.TIMER_TOPIC.
 	reviveTopicPrefix      = protocol.ReviveTopicPrefix

@@ -17,12 +17,6 @@ const (
 	groupMaxLength = 255
 )
 
-// systemTopics is TopicValidator's SYSTEM_TOPIC_SET (5.x); rmq_sys_*
-// topics are system topics too.
-var systemTopics = map[string]bool{"TBW102": true, "SCHEDULE_TOPIC_XXXX": true, "BenchmarkTest": true,
-	"RMQ_SYS_TRANS_HALF_TOPIC": true, "RMQ_SYS_TRACE_TOPIC": true, "RMQ_SYS_TRANS_OP_HALF_TOPIC": true,
-	"TRANS_CHECK_MAX_TIME_TOPIC": true, "SELF_TEST_TOPIC": true, "OFFSET_MOVED_EVENT": true, "CHECKPOINT_TOPIC": true}
-
 func validateTopic(r *apiv2.Resource) error {
 	name := r.GetName()
 	switch {
@@ -32,7 +26,7 @@ func validateTopic(r *apiv2.Resource) error {
 		return refuse(apiv2.Code_ILLEGAL_TOPIC, "The specified topic is longer than topic max length.")
 	case !protocol.ValidTopicOrGroup(name):
 		return refuse(apiv2.Code_ILLEGAL_TOPIC, "The specified topic["+name+"] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$")
-	case systemTopics[name] || strings.HasPrefix(name, "rmq_sys_"):
+	case protocol.Line5.IsSystemTopic(name):
 		return refuse(apiv2.Code_ILLEGAL_TOPIC, "cannot access system topic")
 	}
 	return nil

@@ -47,5 +47,6 @@
 //	java_strings.go        the toString of TopicConfig and SubscriptionGroupConfig, perm2String
 //	collections.go         the collections of Java's bodies as fastjson fills them
 //	version.go             MQVersion ordinals that change an answer
-//	line.go                Line: the release line (4.x or 5.x field sets)
+//	line.go                Line: the release line (4.x or 5.x field sets), the local proxy's field
+//	system_topics.go       TopicValidator's system topic set of each line
 package protocol
