@@ -31,6 +31,11 @@
 #   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
 #   make compat-acl2       the ACL 2.0 tests (tag acl2, compat/acl2-suite.sh, 5.3.3) against ours (in make compat)
 #   make compat-acl2-reference  the same against the Java 5.3.3 servers
+#   make compat-proxy-cluster  the gRPC clients' tests (tag grpc, compat/gov5) through a proxy in
+#                          cluster mode (compat/proxy-cluster-suite.sh): the Java 5.3.3 proxy in
+#                          front of our name server and broker, then ours (bin/rmqgo-proxy) in front
+#                          of our name server and the Java 5.3.3 broker
+#   make compat-proxy-cluster-reference  the same with the Java 5.3.3 name server, broker and proxy
 #   make compat-mqadmin-acl2  mqadmin 5.3.3's user and ACL commands against Java 5.3.3 and ours, diffed
 #   make compat-acl2-rocksdb  ACL 2.0 users and ACLs in RocksDB (config/users, config/acls): Java's
 #                          ConfigRocksDBStorage and internal/rocksdb both ways, then one store moved
@@ -84,9 +89,9 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 
 # Where the scripts find this project's name server, broker and rmqbench
 # (make build puts them in bin/): passed to every target that starts them.
-SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
+SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_PROXY_BIN=$(CURDIR)/$(BIN)/rmqgo-proxy RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
 
 all: build
 
@@ -375,6 +380,19 @@ compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-suite.sh
 	NAMESRV_IMPL=java BROKER_IMPL=java ACL2_STRATEGY=stateful sh compat/acl2-suite.sh
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-start-check.sh
+
+# The gRPC clients' tests (tag grpc: rocketmq-client-java 5.0.8's GrpcClientTest and
+# GrpcSimpleConsumerTest, and compat/gov5) through a proxy that is a server of its own in
+# cluster mode (ref-servers.sh PROXY=cluster, compat/proxy-cluster-suite.sh), each proxy in
+# front of the other's broker: the Java 5.3.3 proxy (ProxyStartup -pm cluster) in front of our
+# name server and broker, then ours (bin/rmqgo-proxy -pm cluster) in front of our name server and
+# the Java 5.3.3 broker; -reference: all Java. Not in make compat (time). About 4 minutes each.
+compat-proxy-cluster: build
+	NAMESRV_IMPL=go BROKER_IMPL=go PROXY_IMPL=java $(SERVERS) sh compat/proxy-cluster-suite.sh
+	NAMESRV_IMPL=go BROKER_IMPL=java PROXY_IMPL=go $(SERVERS) sh compat/proxy-cluster-suite.sh
+
+compat-proxy-cluster-reference:
+	NAMESRV_IMPL=java BROKER_IMPL=java PROXY_IMPL=java sh compat/proxy-cluster-suite.sh
 
 # mqadmin 5.3.3's ACL 2.0 commands (createUser ... listAcl) and refused calls
 # against the Java 5.3.3 servers and ours (compat/mqadmin-compare.sh --acl2,

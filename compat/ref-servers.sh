@@ -111,9 +111,27 @@
 # (127.0.0.1:<grpc port>) and PROXY_REMOTING_ADDR, and restart-broker a
 # starts the broker with the proxy again.
 #
+# PROXY=cluster (line 5 only) runs the proxy as a server of its own in
+# front of the brokers, in cluster mode, as the 5.3.3 distribution's
+# `sh bin/mqproxy -pc rmq-proxy.json` does: the brokers start without the
+# proxy, then, once they are up, the proxy of PROXY_IMPL=java|go (default
+# BROKER_IMPL) in RUN_DIR/proxy (its user.home: logs/rocketmqlogs/proxy.log)
+# on its own rmq-proxy.json (proxyMode "cluster", the other keys as above,
+# PROXY_CONF_EXTRA too): java runs org.apache.rocketmq.proxy.ProxyStartup
+# -pc rmq-proxy.json -pm cluster on the proxy classpath with
+# rmq.proxy.logback.xml and PROXY_JAVA_HEAP (-Xms128m -Xmx512m); go runs
+# $RMQGO_PROXY_BIN (bin/rmqgo-proxy) with the same arguments. Either must
+# print "rocketmq-proxy startup successfully". It learns the brokers from
+# the name server, as a Java proxy does. env.sh has PROXY=cluster,
+# PROXY_IMPL and the same PROXY_PORT, PROXY_ADDR and PROXY_REMOTING_ADDR as
+# with PROXY=1 (rmqgo-proxy serves no remoting protocol: nothing listens on
+# PROXY_REMOTING_ADDR then). stop stops the proxy first; restart-broker
+# leaves it up (it finds the broker again through the name server).
+#
 # Other knobs: BOOT_TIMEOUT (seconds per server, 180), MVN (mvn),
 # REF_VERSION_4 (4.9.7), REF_VERSION_5 (5.3.3),
-# NAMESRV_JAVA_HEAP (-Xms128m -Xmx256m), BROKER_JAVA_HEAP (-Xms256m -Xmx512m).
+# NAMESRV_JAVA_HEAP (-Xms128m -Xmx256m), BROKER_JAVA_HEAP (-Xms256m -Xmx512m),
+# PROXY_JAVA_HEAP (-Xms128m -Xmx512m).
 
 set -u
 
@@ -127,11 +145,13 @@ BROKER_IMPL=${BROKER_IMPL:-java}
 COMPAT_BROKER_B=${COMPAT_BROKER_B:-1}
 COMPAT_SLAVE=${COMPAT_SLAVE:-0}
 PROXY=${PROXY:-0}
+PROXY_IMPL=${PROXY_IMPL:-$BROKER_IMPL}
 SLAVE_IMPL=${SLAVE_IMPL:-$BROKER_IMPL}
 CLUSTER_NAME=${CLUSTER_NAME:-DefaultCluster}
 SERVER_JAVA_OPT_EXT=${SERVER_JAVA_OPT_EXT:-}
 NAMESRV_JAVA_HEAP=${NAMESRV_JAVA_HEAP:--Xms128m -Xmx256m}
 BROKER_JAVA_HEAP=${BROKER_JAVA_HEAP:--Xms256m -Xmx512m -XX:MaxDirectMemorySize=512m}
+PROXY_JAVA_HEAP=${PROXY_JAVA_HEAP:--Xms128m -Xmx512m}
 
 # Java 17 closes java.base to reflection. The 4.9.7 store's MappedFile.clean()
 # calls DirectByteBuffer.attachment()/cleaner() and jdk.internal.ref.Cleaner
@@ -320,7 +340,7 @@ EOF
     printf '%s\n' "$BROKER_A_CONF_EXTRA" >>"$dir/broker.conf"
   fi
   if has_proxy "$bname"; then
-    write_proxy_conf "$dir"
+    write_proxy_conf "$dir" local
   fi
   spawn_broker "$bname"
 }
@@ -330,13 +350,13 @@ has_proxy() {
   [ "$PROXY" = 1 ] && [ "$1" = broker-a ]
 }
 
-# write_proxy_conf DIR: DIR/rmq-proxy.json, the proxy's config (ProxyConfig's keys).
+# write_proxy_conf DIR local|cluster: DIR/rmq-proxy.json, the proxy's config (ProxyConfig's keys).
 write_proxy_conf() {
   {
     echo "{"
     echo "  \"rocketMQClusterName\": \"$CLUSTER_NAME\","
     echo "  \"namesrvAddr\": \"127.0.0.1:$NAMESRV_PORT\","
-    echo "  \"proxyMode\": \"local\","
+    echo "  \"proxyMode\": \"$2\","
     if [ -n "${PROXY_CONF_EXTRA:-}" ]; then
       printf '%s,\n' "$PROXY_CONF_EXTRA"
     fi
@@ -392,6 +412,33 @@ spawn_broker_proxy() {
       spawn "$dir" \
         env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE="$LINE" \
         "$RMQGO_BROKER_BIN" -c "$dir/broker.conf" --enable-proxy -pc "$dir/rmq-proxy.json"
+      ;;
+  esac
+}
+
+# start_proxy: the proxy of PROXY=cluster in RUN_DIR/proxy, on its own in
+# front of the brokers, as the 5.3.3 distribution's `sh bin/mqproxy -pc
+# rmq-proxy.json` runs it (ProxyStartup, cluster mode; -pm says so too);
+# ours (rmqgo-proxy, bin/mqproxy's binary) gets the same arguments. Waits
+# for its boot line.
+start_proxy() {
+  dir=$RUN_DIR/proxy
+  mkdir -p "$dir"
+  write_proxy_conf "$dir" cluster
+  case $PROXY_IMPL in
+    java)
+      # shellcheck disable=SC2086
+      launch proxy "$dir" "rocketmq-proxy startup successfully" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
+        java $PROXY_JAVA_HEAP $JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
+        -Drmq.logback.configurationFile=rmq.proxy.logback.xml \
+        -cp "$(cat "$PROXY_CP")" org.apache.rocketmq.proxy.ProxyStartup \
+        -pc "$dir/rmq-proxy.json" -pm cluster
+      ;;
+    go)
+      launch proxy "$dir" "rocketmq-proxy startup successfully" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE="$LINE" \
+        "$RMQGO_PROXY_BIN" -pc "$dir/rmq-proxy.json" -pm cluster
       ;;
   esac
 }
@@ -466,7 +513,10 @@ reap_one() {
 
 stop_all() {
   [ -d "$RUN_DIR" ] || return 0
-  # Brokers first (all at once), so that they unregister from a live name server.
+  # The proxy of PROXY=cluster first, while the brokers it talks to are up.
+  signal_one "$RUN_DIR/proxy"
+  reap_one "$RUN_DIR/proxy"
+  # Brokers next (all at once), so that they unregister from a live name server.
   for d in "$RUN_DIR"/broker-*; do [ -d "$d" ] && signal_one "$d"; done
   for d in "$RUN_DIR"/broker-*; do [ -d "$d" ] && reap_one "$d"; done
   signal_one "$RUN_DIR/namesrv"
@@ -475,7 +525,7 @@ stop_all() {
 }
 
 status_all() {
-  for d in "$RUN_DIR"/namesrv "$RUN_DIR"/broker-*; do
+  for d in "$RUN_DIR"/namesrv "$RUN_DIR"/broker-* "$RUN_DIR"/proxy; do
     [ -f "$d/pid" ] || continue
     pid=$(cat "$d/pid")
     if is_ours "$pid" "$d"; then echo "$(basename "$d"): running, pid $pid"; else echo "$(basename "$d"): not running"; fi
@@ -512,7 +562,18 @@ check_impls() {
   case $PROXY in
     0) ;;
     1) [ "$LINE" = 5 ] || die "PROXY=1 needs line 5 (the proxy is 5.x's)" ;;
-    *) die "PROXY must be 0 or 1, not $PROXY" ;;
+    cluster)
+      [ "$LINE" = 5 ] || die "PROXY=cluster needs line 5 (the proxy is 5.x's)"
+      case $PROXY_IMPL in
+        java) ;;
+        go)
+          [ -n "${RMQGO_PROXY_BIN:-}" ] || die "PROXY_IMPL=go needs RMQGO_PROXY_BIN"
+          [ -x "$RMQGO_PROXY_BIN" ] || die "RMQGO_PROXY_BIN=$RMQGO_PROXY_BIN is not executable (make build?)"
+          ;;
+        *) die "PROXY_IMPL must be java or go, not $PROXY_IMPL" ;;
+      esac
+      ;;
+    *) die "PROXY must be 0, 1 or cluster, not $PROXY" ;;
   esac
 }
 
@@ -546,7 +607,7 @@ start_all() {
   if [ "$NAMESRV_IMPL" = java ] || [ "$BROKER_IMPL" = java ] || { [ "$COMPAT_SLAVE" = 1 ] && [ "$SLAVE_IMPL" = java ]; }; then
     SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1
   fi
-  if [ "$PROXY" = 1 ] && [ "$BROKER_IMPL" = java ]; then
+  if { [ "$PROXY" = 1 ] && [ "$BROKER_IMPL" = java ]; } || { [ "$PROXY" = cluster ] && [ "$PROXY_IMPL" = java ]; }; then
     PROXY_CP=$(server_classpath "$SERVER_VERSION" proxy) || exit 1
   fi
 
@@ -558,7 +619,7 @@ start_all() {
   if [ "$COMPAT_SLAVE" = 1 ]; then
     pick SLAVE_PORT "${SLAVE_PORT:-22911}" -2 0 1
   fi
-  if [ "$PROXY" = 1 ]; then
+  if [ "$PROXY" != 0 ]; then
     # grpcServerPort, and remotingListenPort next to it
     pick PROXY_PORT "${PROXY_PORT:-26081}" 0 1
   fi
@@ -566,6 +627,8 @@ start_all() {
   log "name server: $(impl_desc "$NAMESRV_IMPL") on 127.0.0.1:$NAMESRV_PORT; brokers: $(impl_desc "$BROKER_IMPL")"
   if [ "$PROXY" = 1 ]; then
     log "broker-a with the proxy (local mode): gRPC on 127.0.0.1:$PROXY_PORT, remoting proxy on $((PROXY_PORT + 1))"
+  elif [ "$PROXY" = cluster ]; then
+    log "the proxy (cluster mode): $(impl_desc "$PROXY_IMPL"), gRPC on 127.0.0.1:$PROXY_PORT, remoting proxy on $((PROXY_PORT + 1))"
   fi
 
   start_namesrv || { stop_all; exit 1; }
@@ -580,6 +643,9 @@ start_all() {
     log "broker-a's slave: $(impl_desc "$SLAVE_IMPL") on 127.0.0.1:$SLAVE_PORT"
     (BROKER_IMPL=$SLAVE_IMPL; start_broker broker-a-slave "$SLAVE_PORT" broker-a 1 SLAVE)
     wait_broker broker-a-slave || { stop_all; exit 1; }
+  fi
+  if [ "$PROXY" = cluster ]; then
+    start_proxy || { stop_all; exit 1; }
   fi
 
   {
@@ -606,8 +672,9 @@ start_all() {
     echo "COMPAT_RUN_DIR=$RUN_DIR; export COMPAT_RUN_DIR"
     echo "COMPAT_SERVERS_SCRIPT=$COMPAT_DIR/ref-servers.sh; export COMPAT_SERVERS_SCRIPT"
     echo "SERVER_JAVA_OPT_EXT='$SERVER_JAVA_OPT_EXT'; export SERVER_JAVA_OPT_EXT"
-    if [ "$PROXY" = 1 ]; then
-      echo "PROXY=1; export PROXY"
+    if [ "$PROXY" != 0 ]; then
+      echo "PROXY=$PROXY; export PROXY"
+      [ "$PROXY" = cluster ] && echo "PROXY_IMPL=$PROXY_IMPL; export PROXY_IMPL"
       echo "PROXY_PORT=$PROXY_PORT; export PROXY_PORT"
       echo "PROXY_ADDR=127.0.0.1:$PROXY_PORT; export PROXY_ADDR"
       echo "PROXY_REMOTING_ADDR=127.0.0.1:$((PROXY_PORT + 1)); export PROXY_REMOTING_ADDR"

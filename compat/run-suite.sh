@@ -18,12 +18,16 @@
 # the tests tagged "grpc" (the 5.x gRPC client, GrpcClientTest and
 # GrpcSimpleConsumerTest) with the others, which leave them out otherwise:
 #   PROXY=1 COMPAT_CLIENTS="" sh compat/run-suite.sh 5 -Dtest='Grpc*'
+# PROXY=cluster (line 5) does the same with the proxy as a server of its own
+# in front of the brokers, in cluster mode, run by PROXY_IMPL=java|go
+# (default BROKER_IMPL; go needs RMQGO_PROXY_BIN, bin/rmqgo-proxy): see
+# ref-servers.sh. compat/proxy-cluster-suite.sh runs only the gRPC tests so.
 # COMPAT_CLIENTS lists the suites of the other clients that run after the
 # Java one, on the same servers: goclient (rocketmq-client-go, compat/goclient),
 # node (ali-ons, compat/node), spring (rocketmq-spring-boot-starter of the
 # client line, compat/spring), python (Apache's C++ client through its Python
 # wrapper, compat/python); default all four, "" for the Java suite alone.
-# With PROXY=1 the default adds gov5 (the RocketMQ 5 Go client through the
+# With PROXY=1 or cluster the default adds gov5 (the RocketMQ 5 Go client through the
 # proxy, compat/gov5), which skips itself (all its tests counted as skipped)
 # on servers started without the proxy.
 # Examples:
@@ -67,11 +71,16 @@ sh "$COMPAT_DIR/ref-servers.sh" start "$LINE" >/dev/null || {
 }
 # shellcheck disable=SC1091
 . "$RUN_DIR/env.sh"
-echo "run-suite: servers line $LINE (namesrv $NAMESRV_IMPL, brokers $BROKER_IMPL, $REF_SERVER_VERSION for java)," \
+proxy_desc=""
+[ "${PROXY:-0}" = cluster ] && proxy_desc=", proxy $PROXY_IMPL in cluster mode"
+echo "run-suite: servers line $LINE (namesrv $NAMESRV_IMPL, brokers $BROKER_IMPL$proxy_desc, $REF_SERVER_VERSION for java)," \
   "clients line $CLIENT_LINE; NAMESRV_ADDR=$NAMESRV_ADDR BROKER_ADDR=$BROKER_ADDR${PROXY_ADDR:+ PROXY_ADDR=$PROXY_ADDR}"
-# With the proxy, the "grpc" tests run too (pom.xml compat.grpcExclusion: a tag no test has).
+# With the proxy (inside broker-a or in front of the brokers), the "grpc" tests run too
+# (pom.xml compat.grpcExclusion: a tag no test has).
+with_proxy=0
+case ${PROXY:-0} in 1|cluster) with_proxy=1 ;; esac
 grpc_flag=""
-[ "${PROXY:-0}" = 1 ] && grpc_flag="-Dcompat.grpcExclusion=nogrpc"
+[ $with_proxy = 1 ] && grpc_flag="-Dcompat.grpcExclusion=nogrpc"
 
 rm -rf "$COMPAT_DIR/target/surefire-reports"
 # shellcheck disable=SC2086
@@ -83,7 +92,7 @@ java_summary=$(sh "$COMPAT_DIR/surefire-summary.sh" compat "$COMPAT_DIR/target/s
 # The other clients' suites, each ending with its "<suite>: N passed, ..." line.
 summaries=""
 default_clients="goclient node spring python"
-[ "${PROXY:-0}" = 1 ] && default_clients="$default_clients gov5"
+[ $with_proxy = 1 ] && default_clients="$default_clients gov5"
 for suite in ${COMPAT_CLIENTS-$default_clients}; do
   case $suite in
     goclient|node|python|gov5) set -- sh "$COMPAT_DIR/$suite/run.sh" ;;

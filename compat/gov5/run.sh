@@ -2,7 +2,8 @@
 # Runs the RocketMQ 5 Go client's compat tests (POSIX sh,
 # github.com/apache/rocketmq-clients/golang/v5 v5.1.3, go.mod / go.sum)
 # against the gRPC proxy inside broker-a of running servers
-# (compat/ref-servers.sh with PROXY=1, line 5):
+# (compat/ref-servers.sh with PROXY=1, line 5), or the proxy in cluster mode
+# in front of them (PROXY=cluster, compat/proxy-cluster-suite.sh):
 #
 #   RUN_DIR=/tmp/run PROXY=1 sh compat/ref-servers.sh start 5
 #   RUN_DIR=/tmp/run sh compat/gov5/run.sh

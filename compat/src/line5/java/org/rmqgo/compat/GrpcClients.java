@@ -28,8 +28,9 @@ import org.rmqgo.testsupport.Eventually;
 
 /**
  * The 5.x gRPC client (org.apache.rocketmq:rocketmq-client-java 5.0.8) against the proxy inside
- * broker-a (ref-servers.sh PROXY=1, Env.proxyAddr()); topics and groups are made with the remoting
- * admin (DefaultMQAdminExt) on broker-a, as an operator makes them with mqadmin.
+ * broker-a (ref-servers.sh PROXY=1) or in front of the brokers in cluster mode (PROXY=cluster,
+ * proxy-cluster-suite.sh), at Env.proxyAddr(); topics and groups are made with the remoting admin
+ * (DefaultMQAdminExt) on broker-a, as an operator makes them with mqadmin.
  */
 final class GrpcClients {
     static final ClientServiceProvider PROVIDER = ClientServiceProvider.loadService();

@@ -40,8 +40,9 @@ final class Env {
     }
 
     /**
-     * The gRPC endpoint (host:grpcServerPort) of the proxy inside broker-a: env.sh has it when the
-     * servers were started with PROXY=1 (the tests tagged "grpc").
+     * The gRPC endpoint (host:grpcServerPort) of the proxy inside broker-a (PROXY=1) or of the proxy
+     * in cluster mode in front of the brokers (PROXY=cluster): env.sh has it when the servers were
+     * started with either (the tests tagged "grpc").
      */
     static String proxyAddr() {
         return required("PROXY_ADDR");
