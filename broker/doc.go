@@ -18,6 +18,8 @@
 // Request families (one struct each, its codes in the file's header):
 //
 //	send.go send_batch.go send_checks.go send_back.go   sendService
+//	recall.go                                           recallService (5.x): RECALL_MESSAGE, and the recall
+//	                                                    handle a send of a timer message is answered with
 //	pull.go pull_slave.go pull_holds.go offset_moved.go pullService, long polling
 //	query_message.go                                    queryService
 //	heartbeat.go queue_locks.go                         clientService

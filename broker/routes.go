@@ -41,6 +41,7 @@ type pools [poolKinds]*remoting.Pool
 // it uses (see wire.go).
 type handlers struct {
 	send    *sendService
+	recall  *recallService
 	pull    *pullService
 	query   *queryService
 	clients *clientService
@@ -80,6 +81,7 @@ func (h *handlers) routes() []route {
 		{code: remoting.SendMessageV2, pool: sendPool, handler: h.send.sendMessage},
 		{code: remoting.SendBatchMessage, pool: sendPool, handler: h.send.sendMessage},
 		{code: remoting.ConsumerSendMsgBack, pool: sendPool, handler: h.send.consumerSendMsgBack},
+		{code: remoting.RecallMessage, pool: sendPool, handler: h.recall.recallMessage, fiveOnly: true},
 
 		{code: remoting.PullMessage, pool: pullPool, handler: h.pull.pullMessage},
 		// 5.x lite pull consumers pull with their own code; served on

@@ -10,8 +10,9 @@ package broker
 // messages encoded by MessageDecoder.encodeMessages.
 //
 // Response: SUCCESS with msgId (the offset message id; a batch's ids
-// joined by commas), queueId, queueOffset, and the extra fields MSG_REGION
-// and TRACE_ON; or TOPIC_NOT_EXIST, NO_PERMISSION, MESSAGE_ILLEGAL,
+// joined by commas), queueId, queueOffset, on 5.x transactionId (the
+// UNIQ_KEY) and for a timer message recallHandle (recall.go), and the
+// extra fields MSG_REGION and TRACE_ON; or TOPIC_NOT_EXIST, NO_PERMISSION, MESSAGE_ILLEGAL,
 // SYSTEM_ERROR, SYSTEM_BUSY, FLUSH_DISK_TIMEOUT, SERVICE_NOT_AVAILABLE with
 // Java's remarks.
 
@@ -163,7 +164,13 @@ func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
 	}
 	s.stats.stored(h.topic, res)
 	s.metrics.stored(written, msgType, s.line.IsSystemTopic(written), res)
-	return s.putResponse(resp, res, uniq, queueID, set)
+	s.putResponse(resp, res, uniq, queueID, set)
+	if s.line.five() && putStored(res) {
+		if handle := recallHandleOf(req.Cmd.Code, props, set.Broker.BrokerName); handle != "" {
+			resp.SetExt("recallHandle", handle)
+		}
+	}
+	return resp
 }
 
 // checkSend is AbstractSendMessageProcessor.msgCheck: broker and topic

@@ -9,7 +9,7 @@ package broker
 //	tables      topics, groups, offsets, filters, clients, queue locks
 //	background  registrar, pull holds, delay levels, timers, transaction
 //	            check, runtime and broker statistics
-//	handlers    send, pull, query, clients, offsets, topic/group/config
+//	handlers    send, recall, pull, query, clients, offsets, topic/group/config
 //	            admin, stats, consumer calls, runtime info, transactions
 //	servers     main and VIP, each a router over routes() with its pools
 
@@ -198,6 +198,8 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 			records: records, locks: locks},
 		send: &sendService{replier: rp, line: l, settings: set, id: b.id, store: st, topics: b.topics, groups: b.groups,
 			stats: b.brokerStats, metrics: b.metrics, redirects: rd},
+		recall: &recallService{replier: rp, line: l, now: now, settings: set, id: b.id, store: st, topics: b.topics,
+			stats: b.brokerStats, redirects: rd},
 		pull: &pullService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st, topics: b.topics,
 			groups: b.groups, clients: b.clients, filters: b.filters, offsets: b.offsets, holds: b.holds, stats: b.brokerStats,
 			metrics: b.metrics},

@@ -365,6 +365,12 @@ type BrokerConfig struct {
 	// SkipWhenCKRePutReachMaxTimes drops a POP checkpoint the revive
 	// service failed to revive 17 times (5.x key).
 	SkipWhenCKRePutReachMaxTimes bool `prop:"skipWhenCKRePutReachMaxTimes,since=5"`
+	// RecallMessageEnable lets producers recall their timer messages
+	// (RECALL_MESSAGE); off, a recall is refused (5.x key).
+	RecallMessageEnable bool `prop:"recallMessageEnable,since=5"`
+	// AllowRecallWhenBrokerNotWriteable serves recalls while
+	// brokerPermission forbids writes (5.x key).
+	AllowRecallWhenBrokerNotWriteable bool `prop:"allowRecallWhenBrokerNotWriteable,since=5"`
 
 	src origins
 }
@@ -516,6 +522,7 @@ func DefaultBrokerConfig(env Env) *BrokerConfig {
 		PopPollingSize:                         1024,
 		MaxPopPollingSize:                      100000,
 		PopLongPollingForceNotifyInterval:      800,
+		AllowRecallWhenBrokerNotWriteable:      true,
 	}
 }
 

@@ -83,7 +83,7 @@ const (
 	javaFiveBrokerKeys = `
 		accountStatsPrintZeroValues=true ackMessageThreadPoolNums=16
 		ackThreadPoolQueueCapacity=100000 aclCacheExpiredSecond aclCacheMaxNum
-		aclCacheRefreshSecond allowRecallWhenBrokerNotWriteable=true
+		aclCacheRefreshSecond
 		appendAckAsync=false appendCkAsync=false asyncSendEnable=true
 		authConfigPath authenticationEnabled authenticationMetadataProvider
 		authenticationProvider authenticationStrategy authenticationWhitelist
@@ -123,7 +123,6 @@ const (
 		 popReviveMaxAttemptTimes=16
 		popReviveMaxReturnSizePerRead=16384 printChannelGroups=false
 		printChannelGroupsMinNum=5 realTimeNotifyConsumerChange=true
-		recallMessageEnable=false 
 		reviveAckWaitMs=180000  
 		 
 		

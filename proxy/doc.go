@@ -20,6 +20,7 @@
 //	route.go        QueryRoute, QueryAssignment
 //	client.go       Telemetry (settings), Heartbeat, NotifyClientTermination
 //	send.go         SendMessage
+//	recall.go       RecallMessage
 //	receive.go      ReceiveMessage
 //	ack.go          AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue
 //	transaction.go  EndTransaction, and the brokers' check-back relayed to a client

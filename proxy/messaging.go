@@ -1,7 +1,8 @@
 package proxy
 
 // MessagingService: one method per RPC, each in the file of its family
-// (route.go, client.go, send.go, receive.go, ack.go); the RPCs Java leaves
+// (route.go, client.go, send.go, recall.go, receive.go, ack.go,
+// transaction.go); the RPCs Java leaves
 // unimplemented (PullMessage, UpdateOffset, GetOffset, QueryOffset) answer
 // as the generated base does, UNIMPLEMENTED.
 

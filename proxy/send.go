@@ -5,8 +5,9 @@ package proxy
 // properties, the topic as its producer group), the batch goes to one
 // writable queue (by its message group's hash for FIFO, else in turn) as
 // SEND_MESSAGE, or SEND_MESSAGE with batch=true and MessageBatch's body
-// for several; each entry is answered with the queue offset and the
-// client's message id.
+// for several; each entry is answered with the queue offset, the
+// client's message id, and for a DELAY message the broker's recall handle
+// (recall.go).
 
 import (
 	"context"
@@ -413,6 +414,7 @@ func (m *messaging) sendResponse(r *remoting.Command, msgs []builtMessage) *apiv
 		e := &apiv2.SendResultEntry{Status: st}
 		if st.Code == apiv2.Code_OK {
 			e.Offset, e.MessageId, e.TransactionId = offset+int64(i), msg.id, r.ExtString("transactionId")
+			e.RecallHandle = r.ExtString("recallHandle") // a timer message's (broker/recall.go), else ""
 		}
 		resp.Entries = append(resp.Entries, e)
 	}

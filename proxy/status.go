@@ -28,6 +28,13 @@ func (e *proxyError) Error() string { return e.msg }
 
 func refuse(code apiv2.Code, msg string) error { return &proxyError{code: code, msg: msg} }
 
+// proxyExceptionPrefix starts the message of a status made of Java's
+// ProxyException (GrpcProxyException's message is the cause's toString).
+const proxyExceptionPrefix = "org.apache.rocketmq.proxy.common.ProxyException: "
+
+// proxyException is a refusal Java makes with a ProxyException.
+func proxyException(code apiv2.Code, msg string) error { return refuse(code, proxyExceptionPrefix+msg) }
+
 // statusOf is the status of an error (buildStatus(Throwable)).
 func statusOf(err error) *apiv2.Status {
 	var pe *proxyError
@@ -66,7 +73,7 @@ func brokerCode(code int32) apiv2.Code {
 // bare remark.
 func (m *messaging) brokerError(resp *remoting.Command) error {
 	if m.cfg.local() {
-		return refuse(apiv2.Code_INTERNAL_SERVER_ERROR, "org.apache.rocketmq.proxy.common.ProxyException: "+resp.Remark)
+		return proxyException(apiv2.Code_INTERNAL_SERVER_ERROR, resp.Remark)
 	}
 	return refuse(brokerCode(resp.Code), resp.Remark)
 }
