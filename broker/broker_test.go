@@ -308,6 +308,9 @@ func TestCommittedOffsetsSurviveARestart(t *testing.T) {
 	assert.Equal(t, "42", resp.ExtString("offset"))
 }
 
+// A batch is stored as its messages, whether it comes as a client sends it
+// (SEND_BATCH_MESSAGE, batch=true) or as the proxy does (SEND_MESSAGE with
+// the V1 header's batch=true): Java decides by the header's field.
 func TestBatchSendStoresEveryMessageWithTheBatchProperties(t *testing.T) {
 	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
 	c := newClient(t, nil)
@@ -315,19 +318,26 @@ func TestBatchSendStoresEveryMessageWithTheBatchProperties(t *testing.T) {
 	for i := range 3 {
 		body = appendBatchEntry(body, []byte("m"+itoa(i)), "UNIQ_KEY\x01u"+itoa(i)+"\x02KEYS\x01k"+itoa(i))
 	}
-	req := sendRequest("T9", 0, nil, map[string]string{"WAIT": "true"})
-	req.Code = int32(remoting.SendBatchMessage)
-	req.SetExt("m", "true")
-	resp := invoke(t, c, b.Addr(), withBody(req, body))
-	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
-	assert.Len(t, strings.Split(resp.ExtString("msgId"), ","), 3)
-	dispatched(t, b)
-	pull := invoke(t, c, b.Addr(), pullRequest("G9", "T9", 0, 0, "*", pullFlagSubscription, 0))
-	recs := decodeRecords(t, pull.Body)
-	require.Len(t, recs, 3)
-	for i, r := range recs {
-		assert.Equal(t, "m"+itoa(i), string(r.Body))
-		assert.Equal(t, "UNIQ_KEY\x01u"+itoa(i)+"\x02KEYS\x01k"+itoa(i)+"\x02CLUSTER\x01TestCluster\x02WAIT\x01true", string(r.Properties))
+	clientBatch := sendRequest("T9", 0, nil, map[string]string{"WAIT": "true"})
+	clientBatch.Code = int32(remoting.SendBatchMessage)
+	clientBatch.SetExt("m", "true")
+	proxyBatch := remoting.NewRequest(remoting.SendMessage, map[string]string{"producerGroup": "T10", "topic": "T10",
+		"defaultTopic": TopicAutoCreate, "defaultTopicQueueNums": "4", "queueId": "0", "sysFlag": "0",
+		"bornTimestamp": "1", "flag": "0", "properties": "WAIT\x01true\x02", "reconsumeTimes": "0", "unitMode": "false",
+		"batch": "true"})
+	for _, req := range []*remoting.Command{clientBatch, proxyBatch} {
+		topic := req.ExtString("b") + req.ExtString("topic")
+		resp := invoke(t, c, b.Addr(), withBody(req, body))
+		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+		assert.Len(t, strings.Split(resp.ExtString("msgId"), ","), 3, topic)
+		dispatched(t, b)
+		pull := invoke(t, c, b.Addr(), pullRequest("G9", topic, 0, 0, "*", pullFlagSubscription, 0))
+		recs := decodeRecords(t, pull.Body)
+		require.Len(t, recs, 3, topic)
+		for i, r := range recs {
+			assert.Equal(t, "m"+itoa(i), string(r.Body))
+			assert.Equal(t, "UNIQ_KEY\x01u"+itoa(i)+"\x02KEYS\x01k"+itoa(i)+"\x02CLUSTER\x01TestCluster\x02WAIT\x01true", string(r.Properties))
+		}
 	}
 }
 

@@ -189,10 +189,11 @@ func (s *recallService) recallMessageOf(h protocol.RecallHandle, producerGroup s
 func timerDeleteKey(realTopic, uniqKey string) string { return realTopic + "+" + uniqKey }
 
 // recallHandleOf is attachRecallHandle: the handle a send answers with,
-// "" when it answers with none. props are the stored message's, after the
-// put's timer branch.
-func recallHandleOf(code int32, props *msgProps, brokerName string) string {
-	if code == int32(remoting.SendBatchMessage) {
+// "" when it answers with none (a batch gets none: Java's sendBatchMessage
+// never attaches one). props are the stored message's, after the put's
+// timer branch.
+func recallHandleOf(batch bool, props *msgProps, brokerName string) string {
+	if batch {
 		return ""
 	}
 	out, ok := props.get(propTimerOutMs)

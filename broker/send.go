@@ -154,7 +154,8 @@ func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
 	}
 	var res store.PutResult
 	written := h.topic
-	if req.Cmd.Code == int32(remoting.SendBatchMessage) {
+	batch := isBatchSend(req.Cmd, h)
+	if batch {
 		res, f = s.putBatch(req.Cmd, h, props, queueID, bornHost, set)
 	} else {
 		res, written, f = s.putOne(req.Cmd, h, props, tc, queueID, bornHost, set)
@@ -166,11 +167,19 @@ func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
 	s.metrics.stored(written, msgType, s.line.IsSystemTopic(written), res)
 	s.putResponse(resp, res, uniq, queueID, set)
 	if s.line.five() && putStored(res) {
-		if handle := recallHandleOf(req.Cmd.Code, props, set.Broker.BrokerName); handle != "" {
+		if handle := recallHandleOf(batch, props, set.Broker.BrokerName); handle != "" {
 			resp.SetExt("recallHandle", handle)
 		}
 	}
 	return resp
+}
+
+// isBatchSend tells a batch: Java decides by the header's batch field (a
+// proxy sends its batches as SEND_MESSAGE with batch=true);
+// SEND_BATCH_MESSAGE without it, which Java would store as one message
+// holding the encoded batch, is taken as the batch it is.
+func isBatchSend(cmd *remoting.Command, h *sendHeader) bool {
+	return h.batch || cmd.Code == int32(remoting.SendBatchMessage)
 }
 
 // checkSend is AbstractSendMessageProcessor.msgCheck: broker and topic
