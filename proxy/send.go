@@ -8,6 +8,10 @@ package proxy
 // for several; each entry is answered with the queue offset, the
 // client's message id, and for a DELAY message the broker's recall handle
 // (recall.go).
+//
+// Difference from Java: Java answers a batch of several messages with one
+// entry (a new id made for the batch, the broker's first offset); this
+// proxy answers one entry per message, each with its own id.
 
 import (
 	"context"
