@@ -68,6 +68,11 @@
 #                          the Java 4.9.7 servers and ours in one run (bench/scale-bench.sh)
 #   make bench-backlog     a new group catching up on a cold backlog (BACKLOG_SIZES MiB) while a
 #                          producer sends: the Java broker and ours in one run, a table with ratios
+#   make bench-grpc        the 5.x clients' gRPC path in local mode, the Java 5.3.3 broker's proxy
+#                          and ours in one run (bench/grpc-bench.sh): rmqbench grpc-produce's
+#                          throughput, latency and server CPU per message, then rmqbench grpc-idle's
+#                          IDLE_CLIENTS (2000) idle Telemetry streams and long polls: server memory;
+#                          a table with Go ÷ Java ratios
 #   make bench-curves      cost curves (bench/curves-bench.sh): queues per topic 1 -> 1024 and
 #                          SYNC_FLUSH senders 1 -> 256, Java 4.9.7 and ours per point, one table
 #                          per curve with ratios (CURVES="queues syncflush" picks them)
@@ -91,7 +96,7 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 # (make build puts them in bin/): passed to every target that starts them.
 SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_PROXY_BIN=$(CURDIR)/$(BIN)/rmqgo-proxy RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves
+.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves bench-grpc
 
 all: build
 
@@ -427,7 +432,7 @@ bench: build
 
 # make test runs these steps of make bench briefly (a few minutes): the
 # scripts work, against Java's servers and ours; the figures mean nothing.
-SMOKE_STEPS ?= throughput floor curves scale backlog
+SMOKE_STEPS ?= throughput floor curves scale backlog grpc
 bench-smoke: build
 	$(SERVERS) SMOKE=1 STEPS="$(SMOKE_STEPS)" sh bench/bench-all.sh
 
@@ -469,6 +474,13 @@ bench-scale: build
 BACKLOG_SIZES ?= 1024 4096
 bench-backlog: build
 	BACKLOGS_MB="$(BACKLOG_SIZES)" $(SERVERS) sh bench/backlog-bench.sh
+
+# The 5.x gRPC path in local mode (bench/grpc-bench.sh; about 5 minutes):
+# PHASE_SECS (30) of grpc-produce and IDLE_SECS (30) of IDLE_CLIENTS (2000)
+# idle clients on each broker, a table in
+# bench/target/grpc-bench-run.out/table.md.
+bench-grpc: build
+	$(SERVERS) sh bench/grpc-bench.sh
 
 # Stops only the servers it started; see the header of bench/slowloris.sh.
 slowloris: build

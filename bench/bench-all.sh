@@ -22,8 +22,12 @@
 #                    backlog read cold from disk
 #   9 recovery       bench/recovery-bench.sh: start time after a SIGKILL
 #                    under load, by store size
+#  10 grpc           bench/grpc-bench.sh: the 5.x clients' gRPC path in
+#                    local mode (the Java 5.3.3 broker's proxy and ours):
+#                    SendMessage throughput, latency and CPU, and the
+#                    memory of thousands of idle Telemetry streams
 #
-# STEPS picks steps by name (default: all nine). SMOKE=1 runs each step
+# STEPS picks steps by name (default: all ten). SMOKE=1 runs each step
 # briefly at its smallest points (CI: make bench-smoke); the figures then
 # only show that every step works. A failed step is reported and the others
 # still run; the exit status is 1 when any step failed.
@@ -38,6 +42,7 @@
 #   OUT [bench/target/bench-all]  the report (report.md) and each step's
 #                    log and output directory
 #   PHASE_SECS [60], BODY [1024], THREADS [64], RATE [10000]  steps 1-4
+#                    (PHASE_SECS, BODY, THREADS also step 10)
 #   RECOVERY_SIZES ["1 5 10"]  GiB, step 8
 #   TOUCHMEM [1, 0 under SMOKE]  first write once to most free memory
 #                    (rmqbench touchmem): on a fresh virtual machine the
@@ -52,7 +57,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 OUT=${OUT:-$HERE/target/bench-all}
 SMOKE=${SMOKE:-0}
-STEPS=${STEPS:-throughput pinned line5 fixedrate floor curves scale backlog recovery}
+STEPS=${STEPS:-throughput pinned line5 fixedrate floor curves scale backlog recovery grpc}
 if [ "$SMOKE" = 1 ]; then
   TOUCHMEM=${TOUCHMEM:-0}
   PHASE_SECS=${PHASE_SECS:-12}  # the Java tools report every 10 s
@@ -90,7 +95,7 @@ step() {
     echo "$status after ${secs}s, load average $(cut -d' ' -f1-3 /proc/loadavg)."
     echo
     if [ $status = ok ]; then
-      sed -n '/^|/,$p' "$OUT/$name.log" | grep -v '^broker-bench:\|^floor-bench:\|^curves-bench:\|^scale-bench:\|^backlog-bench:\|^recovery-bench:'
+      sed -n '/^|/,$p' "$OUT/$name.log" | grep -v '^broker-bench:\|^floor-bench:\|^curves-bench:\|^scale-bench:\|^backlog-bench:\|^recovery-bench:\|^grpc-bench:'
     else
       tail -20 "$OUT/$name.log" | sed 's/^/    /'
     fi
@@ -117,6 +122,7 @@ smoke_env() {
     backlog) echo "BACKLOGS_MB=64 FILLER_MB=32 PHASE_SECS=4" ;;
     floor) echo "ROUNDS=1 PHASE_SECS=4 WARMUP_SECS=1" ;;
     curves) echo "QUEUE_POINTS=16 QUEUE_TOOLS=rmqbench SENDER_POINTS=16 PHASE_SECS=4" ;;
+    grpc) echo "PHASE_SECS=4 WARMUP_SECS=1 IDLE_CLIENTS=100 IDLE_POLLS=10 IDLE_SECS=3" ;;
   esac
 }
 
@@ -159,6 +165,9 @@ for s in "floor|floor-bench|The remoting path's CPU floor: a server that stores 
 done
 wants recovery && step recovery "Crash recovery time by store size" \
   env SIZES="$RECOVERY_SIZES" $([ "$SMOKE" = 1 ] && echo FILE_MB=64) BENCH_DIR="$OUT/recovery-run" sh "$HERE/recovery-bench.sh"
+# shellcheck disable=SC2046
+wants grpc && step grpc "The 5.x gRPC path in local mode: SendMessage, CPU, idle streams' memory" \
+  env RUN_DIR="$OUT/grpc-run" OUT_DIR="$OUT/grpc" $(smoke_env grpc) sh "$HERE/grpc-bench.sh"
 
 log "report: $REPORT"
 cat "$REPORT"

@@ -33,7 +33,7 @@ func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCom
 	cs := &clientStream{stream: stream}
 	defer func() {
 		m.streams.remove(c.id, cs)
-		go m.heartbeat() // its groups, if no other client has them, are unregistered
+		m.kickHeartbeat() // its groups, if no other client has them, are unregistered
 	}()
 	for {
 		cmd, err := stream.Recv()
@@ -59,7 +59,7 @@ func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCom
 		if err := cs.send(&apiv2.TelemetryCommand{Status: statusOK(), Command: &apiv2.TelemetryCommand_Settings{Settings: merged}}); err != nil {
 			return err
 		}
-		go m.heartbeat()
+		m.kickHeartbeat()
 	}
 }
 

@@ -35,11 +35,14 @@ type messaging struct {
 	reg        invoker
 	registered registeredGroups
 	hbMu       sync.Mutex // one heartbeat at a time
-	stop       chan struct{}
+	// hbKick asks heartbeatLoop for a heartbeat now; kicks made while
+	// one is pending make one heartbeat.
+	hbKick chan struct{}
+	stop   chan struct{}
 }
 
 func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger, reg invoker) *messaging {
-	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, reg: reg, stop: make(chan struct{})}
+	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, reg: reg, hbKick: make(chan struct{}, 1), stop: make(chan struct{})}
 	go m.heartbeatLoop(m.stop)
 	go m.renewLoop(m.stop)
 	return m

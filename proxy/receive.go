@@ -34,12 +34,27 @@ const (
 	popInitMax    = "1" // ConsumeInitMode.MAX
 )
 
-// ReceiveMessage pops and streams the messages.
+// nackInvisible is NACK_INVISIBLE_TIME: a message popped for a client
+// that is gone is visible again this soon.
+const nackInvisible = time.Second
+
+// ReceiveMessage pops and streams the messages. A message that cannot be
+// written (the client gone: it cancelled, its deadline passed, it
+// disconnected while the pop waited) is nacked, with the ones after it,
+// as ReceiveMessageResponseStreamWriter does: visible again in 1 s rather
+// than after its invisible time.
 func (m *messaging) ReceiveMessage(req *apiv2.ReceiveMessageRequest, stream grpc.ServerStreamingServer[apiv2.ReceiveMessageResponse]) error {
-	st, msgs := m.receive(req, stream)
-	_ = stream.Send(&apiv2.ReceiveMessageResponse{Content: &apiv2.ReceiveMessageResponse_Status{Status: st}})
-	for _, msg := range msgs {
-		if err := stream.Send(&apiv2.ReceiveMessageResponse{Content: &apiv2.ReceiveMessageResponse_Message{Message: msg}}); err != nil {
+	st, got := m.receive(req, stream)
+	err := stream.Send(&apiv2.ReceiveMessageResponse{Content: &apiv2.ReceiveMessageResponse_Status{Status: st}})
+	if err == nil && len(got) > 0 {
+		err = stream.Context().Err()
+	}
+	for i, g := range got {
+		if err == nil {
+			err = stream.Send(&apiv2.ReceiveMessageResponse{Content: &apiv2.ReceiveMessageResponse_Message{Message: g.msg}})
+		}
+		if err != nil {
+			m.nack(clientOf(stream.Context()).id, req, got[i:])
 			return err
 		}
 	}
@@ -47,8 +62,21 @@ func (m *messaging) ReceiveMessage(req *apiv2.ReceiveMessageRequest, stream grpc
 	return nil
 }
 
-// receive is one receive: its status and messages.
-func (m *messaging) receive(req *apiv2.ReceiveMessageRequest, stream grpc.ServerStreamingServer[apiv2.ReceiveMessageResponse]) (*apiv2.Status, []*apiv2.Message) {
+// nack makes popped messages that were not delivered visible again in
+// nackInvisible, and forgets their auto-renewal.
+func (m *messaging) nack(client string, req *apiv2.ReceiveMessageRequest, got []poppedMessage) {
+	topic, group := req.GetMessageQueue().GetTopic().GetName(), req.GetGroup().GetName()
+	for _, g := range got {
+		h := g.handle
+		if cur, ok := m.renews.take(keyOf(client, group, g.msg.GetSystemProperties().GetMessageId(), h)); ok {
+			h = cur
+		}
+		_, _ = m.changeInvisible(group, topic, h, nackInvisible)
+	}
+}
+
+// receive is one receive: its status and the messages popped.
+func (m *messaging) receive(req *apiv2.ReceiveMessageRequest, stream grpc.ServerStreamingServer[apiv2.ReceiveMessageResponse]) (*apiv2.Status, []poppedMessage) {
 	ctx := stream.Context()
 	c := clientOf(ctx)
 	settings := m.clientSettings(c.id)
@@ -104,16 +132,14 @@ func (m *messaging) receive(req *apiv2.ReceiveMessageRequest, stream grpc.Server
 	if len(got) == 0 {
 		return status(apiv2.Code_MESSAGE_NOT_FOUND, "no match message"), nil
 	}
-	msgs := make([]*apiv2.Message, len(got))
 	now := time.Now()
-	for i, g := range got {
-		msgs[i] = g.msg
+	for _, g := range got {
 		if req.GetAutoRenew() {
 			m.renews.add(keyOf(c.id, group, g.msg.GetSystemProperties().GetMessageId(), g.handle),
 				&renewRecord{topic: topic, handle: g.handle, reconsumeTimes: g.reconsumeTimes, since: now})
 		}
 	}
-	return statusOK(), msgs
+	return statusOK(), got
 }
 
 // pollingTime is the long-polling time of a receive.

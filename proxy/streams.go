@@ -92,9 +92,13 @@ func (s *streams) sendToGroup(group string, cmd *apiv2.TelemetryCommand) bool {
 }
 
 // groups are the producer groups (topics) and consumer groups, with the
-// topics each consumer group subscribes, of the live clients.
+// topics each consumer group subscribes, of the live clients: one entry
+// per topic of a group however many of its clients subscribe to it (a
+// broker keeps one subscription per topic and group; thousands of
+// clients of a group would otherwise make a heartbeat of thousands).
 func (s *streams) groups() (producers map[string]bool, consumers map[string][]*apiv2.SubscriptionEntry) {
 	producers, consumers = map[string]bool{}, map[string][]*apiv2.SubscriptionEntry{}
+	seen := map[[2]string]bool{} // group, topic
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range s.m {
@@ -103,7 +107,15 @@ func (s *streams) groups() (producers map[string]bool, consumers map[string][]*a
 		}
 		if sub := c.settings.GetSubscription(); sub != nil {
 			g := sub.GetGroup().GetName()
-			consumers[g] = append(consumers[g], sub.GetSubscriptions()...)
+			if _, ok := consumers[g]; !ok {
+				consumers[g] = nil
+			}
+			for _, e := range sub.GetSubscriptions() {
+				if key := [2]string{g, e.GetTopic().GetName()}; !seen[key] {
+					seen[key] = true
+					consumers[g] = append(consumers[g], e)
+				}
+			}
 		}
 	}
 	return producers, consumers
@@ -114,7 +126,8 @@ func proxyClientID(ip string) string {
 	return ip + "@proxy-" + strconv.Itoa(os.Getpid())
 }
 
-// heartbeatLoop heartbeats the clients' groups until stop.
+// heartbeatLoop heartbeats the clients' groups every heartbeatPeriod and
+// when kicked, until stop.
 func (m *messaging) heartbeatLoop(stop <-chan struct{}) {
 	t := time.NewTicker(heartbeatPeriod)
 	defer t.Stop()
@@ -124,7 +137,18 @@ func (m *messaging) heartbeatLoop(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
+		case <-m.hbKick:
 		}
+	}
+}
+
+// kickHeartbeat asks for a heartbeat now (a client's groups changed).
+// Kicks coalesce: a burst of clients starting or leaving makes one or two
+// heartbeats, not one each (each carries every group of every client).
+func (m *messaging) kickHeartbeat() {
+	select {
+	case m.hbKick <- struct{}{}:
+	default: // one is pending; it will see this change too
 	}
 }
 

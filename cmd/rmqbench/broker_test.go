@@ -14,6 +14,7 @@ import (
 
 	"github.com/rmqgo/rmqgo/broker"
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/namesrv"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
@@ -39,6 +40,11 @@ type testBroker struct {
 // startBroker runs broker-a of DefaultCluster on a free port, registered
 // with the name server at nsAddr, with small store files.
 func startBroker(t *testing.T, nsAddr string) *testBroker {
+	return startBrokerOfLine(t, nsAddr, protocol.Line4)
+}
+
+// startBrokerOfLine is startBroker speaking as a broker of line (5: POP).
+func startBrokerOfLine(t *testing.T, nsAddr string, line protocol.Line) *testBroker {
 	dir := t.TempDir()
 	c := conf.DefaultBrokerConfigs(conf.Env{HostName: "bench", LocalAddress: "127.0.0.1",
 		SysProps: map[string]string{"user.home": dir}, Vars: map[string]string{"ROCKETMQ_HOME": dir}})
@@ -47,7 +53,7 @@ func startBroker(t *testing.T, nsAddr string) *testBroker {
 	c.Broker.BrokerName, c.Broker.NamesrvAddr = "broker-a", nsAddr
 	c.Store.StorePathRootDir, c.Store.StorePathCommitLog = dir+"/store", dir+"/store/commitlog"
 	c.Store.MappedFileSizeCommitLog, c.Store.MappedFileSizeConsumeQueue = 4<<20, 20*1000
-	b, err := broker.New(broker.Options{Configs: c, ListenHost: "127.0.0.1", Logger: zap.NewNop()})
+	b, err := broker.New(broker.Options{Configs: c, Line: line, ListenHost: "127.0.0.1", Logger: zap.NewNop()})
 	require.NoError(t, err)
 	require.NoError(t, b.Start())
 	t.Cleanup(func() { _ = b.Close() })

@@ -14,11 +14,16 @@
 //	rmqbench clients -addr 127.0.0.1:10911 -pid 1234 -c 5000 -period 1s -d 20s
 //	rmqbench register -n 127.0.0.1:9876 -topics store/config/topics.json -count 20
 //	rmqbench null-broker -addr 127.0.0.1:10911
+//	rmqbench grpc-produce -proxy 127.0.0.1:8081 -t BenchmarkTest -s 128 -w 64 -d 30s
+//	rmqbench grpc-idle -proxy 127.0.0.1:8081 -pid 1234 -t IdleTopic -c 2000 -polls 200 -d 30s
 //
-// Each subcommand lives in its own file; route and produce drive the
-// shared load runner (load.go), which prints progress every 5 s. produce
-// and consume end with a summary line and a JSON line (result.go), which
-// broker-table reads back together with java-result's and proc's.
+// Each subcommand lives in its own file; route, produce and grpc-produce
+// drive the shared load runner (load.go), which prints progress every 5 s.
+// produce and consume end with a summary line and a JSON line (result.go),
+// which broker-table reads back together with java-result's and proc's;
+// grpc-produce and grpc-idle likewise for grpc-table. The grpc
+// subcommands speak the 5.x clients' gRPC API (package proxy/apiv2) to a
+// proxy, plaintext.
 //
 // The files, one subcommand each unless said otherwise:
 //
@@ -48,4 +53,8 @@
 //	hatable.go          ha-table: ha-bench.sh's lines as two tables
 //	backlogtable.go     backlog-table: backlog-bench.sh's lines as one table
 //	curvetable.go       curve-table: curves-bench.sh's lines, one table per curve
+//	grpc_client.go      what grpc-produce and grpc-idle share: a 5.x client's id, metadata, Telemetry settings
+//	grpc_produce.go     grpc-produce: unary SendMessage from -w senders over -conns clients
+//	grpc_idle.go        grpc-idle: thousands of idle clients' Telemetry streams and long polls; server RSS
+//	grpctable.go        grpc-table: grpc-bench.sh's lines as one table with ratios
 package main

@@ -137,6 +137,22 @@ func runLoad(ctx context.Context, f *loadFlags, call callFunc, out io.Writer) *r
 // runCallers runs the plan and returns the totals; progress lines go to
 // out every p.progress.
 func runCallers(ctx context.Context, p loadPlan, call callFunc, out io.Writer) *results {
+	clients := make([]*remoting.Client, max(p.clients, 1))
+	for i := range clients {
+		clients[i] = remoting.NewClient(remoting.ClientOptions{})
+		defer clients[i].Close()
+	}
+	return runWorkers(ctx, p, func(i int) func() (int32, error) {
+		client := clients[i%len(clients)]
+		return func() (int32, error) { return call(client) }
+	}, out)
+}
+
+// runWorkers runs p.callers goroutines, caller i making the calls of
+// callerOf(i) one after the other, paced to p.rate, until the duration,
+// the count or ctx ends, and returns the totals; progress lines go to out
+// every p.progress.
+func runWorkers(ctx context.Context, p loadPlan, callerOf func(i int) func() (int32, error), out io.Writer) *results {
 	if p.count > 0 {
 		p.duration = 0
 	}
@@ -145,11 +161,6 @@ func runCallers(ctx context.Context, p loadPlan, call callFunc, out io.Writer) *
 		runCtx, cancel = context.WithTimeout(ctx, p.duration)
 	}
 	defer cancel()
-	clients := make([]*remoting.Client, max(p.clients, 1))
-	for i := range clients {
-		clients[i] = remoting.NewClient(remoting.ClientOptions{})
-		defer clients[i].Close()
-	}
 	pace := newPacer(p.rate)
 	var issued atomic.Int64
 	workers := make([]*worker, p.callers)
@@ -157,13 +168,13 @@ func runCallers(ctx context.Context, p loadPlan, call callFunc, out io.Writer) *
 	for i := range workers {
 		w := &worker{codes: map[int32]uint64{}}
 		workers[i] = w
-		client := clients[i%len(clients)]
+		call := callerOf(i)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for (p.count <= 0 || issued.Add(1) <= p.count) && pace.wait(runCtx) {
 				t0 := time.Now()
-				code, err := call(client)
+				code, err := call()
 				w.record(time.Since(t0), code, err)
 			}
 		}()

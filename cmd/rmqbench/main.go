@@ -36,6 +36,9 @@ var subcommands = map[string]subcommand{
 	"touchmem":      {summary: "write once to most free memory and give it back, so no broker pays for memory never used (VMs)", run: runTouchMem},
 	"null-broker":   {summary: "answer routes and sends without storing them: the remoting path's own CPU floor", run: runNullBroker},
 	"curve-table":   {summary: "bench/curves-bench.sh's tagged JSON lines on stdin to a markdown table per curve", run: runCurveTable},
+	"grpc-produce":  {summary: "unary SendMessage RPCs to a 5.x proxy's gRPC port from concurrent senders, as 5.x Producers", run: runGrpcProduce},
+	"grpc-idle":     {summary: "thousands of 5.x clients holding Telemetry streams (and long polls) open, idle; proxy RSS", run: runGrpcIdle},
+	"grpc-table":    {summary: "bench/grpc-bench.sh's JSON lines on stdin to a markdown table with Go/Java ratios", run: runGrpcTable},
 }
 
 func main() {
