@@ -13,9 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.rocketmq.client.apis.ClientConfiguration;
-import org.apache.rocketmq.client.apis.ClientConfigurationBuilder;
 import org.apache.rocketmq.client.apis.ClientException;
-import org.apache.rocketmq.client.apis.StaticSessionCredentialsProvider;
 import org.apache.rocketmq.client.apis.consumer.FilterExpression;
 import org.apache.rocketmq.client.apis.consumer.SimpleConsumer;
 import org.apache.rocketmq.client.apis.producer.Producer;
@@ -92,14 +90,7 @@ class GrpcAcl2Test {
 
     /** Plaintext to the proxy, signed with ak/sk (none when ak is null). */
     private static ClientConfiguration config(String ak, String sk) {
-        ClientConfigurationBuilder b = ClientConfiguration.newBuilder()
-            .setEndpoints(Env.proxyAddr())
-            .enableSsl(false)
-            .setRequestTimeout(Duration.ofSeconds(15));
-        if (ak != null) {
-            b.setCredentialProvider(new StaticSessionCredentialsProvider(ak, sk));
-        }
-        return b.build();
+        return GrpcClients.config(false, ak, sk);
     }
 
     private Producer producer(String ak, String sk) throws ClientException {

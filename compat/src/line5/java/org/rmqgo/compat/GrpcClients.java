@@ -10,8 +10,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.rocketmq.client.apis.ClientConfiguration;
+import org.apache.rocketmq.client.apis.ClientConfigurationBuilder;
 import org.apache.rocketmq.client.apis.ClientException;
 import org.apache.rocketmq.client.apis.ClientServiceProvider;
+import org.apache.rocketmq.client.apis.StaticSessionCredentialsProvider;
 import org.apache.rocketmq.client.apis.consumer.ConsumeResult;
 import org.apache.rocketmq.client.apis.consumer.FilterExpression;
 import org.apache.rocketmq.client.apis.consumer.MessageListener;
@@ -51,11 +53,19 @@ final class GrpcClients {
 
     /** sslEnabled true is the client's default (a proxy in tlsTestModeEnable serves TLS and plaintext on one port). */
     static ClientConfiguration config(boolean ssl) {
-        return ClientConfiguration.newBuilder()
+        return config(ssl, null, null);
+    }
+
+    /** Signed with ak/sk (StaticSessionCredentialsProvider) unless ak is null. */
+    static ClientConfiguration config(boolean ssl, String ak, String sk) {
+        ClientConfigurationBuilder b = ClientConfiguration.newBuilder()
             .setEndpoints(Env.proxyAddr())
             .enableSsl(ssl)
-            .setRequestTimeout(Duration.ofSeconds(15))
-            .build();
+            .setRequestTimeout(Duration.ofSeconds(15));
+        if (ak != null) {
+            b.setCredentialProvider(new StaticSessionCredentialsProvider(ak, sk));
+        }
+        return b.build();
     }
 
     /**
