@@ -211,6 +211,10 @@ func (b *Broker) persistOffsets() {
 // Addr is the bound host:port of the main server.
 func (b *Broker) Addr() string { return b.servers[0].Addr() }
 
+// Server is the main remoting server, which the proxy of the process
+// reaches in process (remoting.InProcess).
+func (b *Broker) Server() *remoting.Server { return b.servers[0] }
+
 // BootMessage is the line Java's BrokerStartup prints once serving.
 func (b *Broker) BootMessage() string {
 	c := b.settings.load().Broker

@@ -11,6 +11,11 @@ package broker
 // the name servers at once), and records the connection and the
 // subscriptions; a change in members or topics sends
 // NOTIFY_CONSUMER_IDS_CHANGED to the group. Response: SUCCESS, no body.
+// The proxy of the process registers its gRPC clients over in-process
+// connections (remoting.InProcess), one per client: as Java's local proxy
+// registers them with isNotifyConsumerIdsChangedEnable=false, their
+// registrations notify no one and they are not notified (they rebalance
+// nothing: they POP).
 //
 // UNREGISTER_CLIENT header: clientID, producerGroup, consumerGroup.
 // GET_CONSUMER_LIST_BY_GROUP header: consumerGroup; response body
@@ -78,7 +83,7 @@ func (s *clientService) registerConsumer(cd *consumerData, info clientChannel) {
 	s.filters.register(cd.GroupName, cd.SubscriptionDataSet)
 	if changed {
 		s.log.Info("registerConsumer info changed", zap.String("group", cd.GroupName), zap.String("clientId", info.clientID))
-		if notifyEnabled {
+		if notifyEnabled && !info.ch.InProcess() {
 			s.notify(cd.GroupName, notify)
 		}
 	}
@@ -99,6 +104,9 @@ func (n *idsChangedNotifier) notify(group string, chans []*remoting.Channel) {
 		return
 	}
 	for _, ch := range chans {
+		if ch.InProcess() {
+			continue
+		}
 		req := remoting.NewRequest(remoting.NotifyConsumerIdsChanged, map[string]string{"consumerGroup": group})
 		req.Version = n.version
 		if err := ch.InvokeOneway(req); err != nil {

@@ -23,7 +23,7 @@ func (m *messaging) AckMessage(ctx context.Context, req *apiv2.AckMessageRequest
 		return &apiv2.AckMessageResponse{Status: statusOf(err)}, nil
 	}
 	topic, group := req.GetTopic().GetName(), req.GetGroup().GetName()
-	client := clientOf(ctx).id
+	client := mdValue(ctx, mdClientID)
 	resp := &apiv2.AckMessageResponse{Status: statusOK()}
 	for _, e := range req.GetEntries() {
 		st := m.ackEntry(client, group, topic, e.GetMessageId(), e.GetReceiptHandle())
@@ -102,7 +102,7 @@ func (m *messaging) ChangeInvisibleDuration(ctx context.Context, req *apiv2.Chan
 		return fail(err)
 	}
 	topic, group := req.GetTopic().GetName(), req.GetGroup().GetName()
-	h, err := m.currentHandle(clientOf(ctx).id, group, req.GetMessageId(), req.GetReceiptHandle())
+	h, err := m.currentHandle(mdValue(ctx, mdClientID), group, req.GetMessageId(), req.GetReceiptHandle())
 	if err != nil {
 		return fail(err)
 	}
@@ -120,7 +120,7 @@ func (m *messaging) ForwardMessageToDeadLetterQueue(ctx context.Context, req *ap
 		return &apiv2.ForwardMessageToDeadLetterQueueResponse{Status: statusOf(err)}, nil
 	}
 	topic, group := req.GetTopic().GetName(), req.GetGroup().GetName()
-	h, err := m.currentHandle(clientOf(ctx).id, group, req.GetMessageId(), req.GetReceiptHandle())
+	h, err := m.currentHandle(mdValue(ctx, mdClientID), group, req.GetMessageId(), req.GetReceiptHandle())
 	if err != nil {
 		return &apiv2.ForwardMessageToDeadLetterQueueResponse{Status: statusOf(err)}, nil
 	}

@@ -4,11 +4,11 @@ package proxy
 // stream on which a client sends its Settings and gets them back merged
 // with the proxy's and its group's (retry policy, FIFO, batch size, long
 // polling time); Heartbeat; NotifyClientTermination.
-//
-// Not yet done (issue 30): relaying GET_CONSUMER_RUNNING_INFO and
-// CONSUME_MESSAGE_DIRECTLY on the stream (the transaction check-back is
-// relayed, transaction.go); the brokers see the clients' groups through
-// the proxy's heartbeats (streams.go), under one client id.
+// In local mode each settings and each Heartbeat registers the client with
+// the broker on its own connection (registration.go); the broker's
+// questions come back on it and go to the client's stream (relay.go,
+// transaction.go). Elsewhere the brokers see the clients' groups through
+// the proxy's heartbeats (streams.go), under the proxy's client id.
 
 import (
 	"context"
@@ -45,7 +45,8 @@ func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCom
 		}
 		s := cmd.GetSettings()
 		if s == nil {
-			continue // thread stack traces and verify results: nothing relayed yet
+			m.takeAnswer(cmd) // a thread stack trace or a verify result
+			continue
 		}
 		if s.GetPublishing() == nil && s.GetSubscription() == nil {
 			return grpcstatus.Error(codes.InvalidArgument, "there is no publishing or subscription data in settings")
@@ -55,6 +56,7 @@ func (m *messaging) Telemetry(stream grpc.BidiStreamingServer[apiv2.TelemetryCom
 		}
 		m.settings.Store(c.id, proto.Clone(s))
 		m.streams.put(c.id, cs, proto.Clone(s).(*apiv2.Settings))
+		m.registerClient(c, s)
 		merged := m.clientSettings(c.id)
 		if err := cs.send(&apiv2.TelemetryCommand{Status: statusOK(), Command: &apiv2.TelemetryCommand_Settings{Settings: merged}}); err != nil {
 			return err
@@ -166,6 +168,9 @@ func (m *messaging) Heartbeat(ctx context.Context, req *apiv2.HeartbeatRequest) 
 	default:
 		return &apiv2.HeartbeatResponse{Status: status(apiv2.Code_UNRECOGNIZED_CLIENT_TYPE, s.GetClientType().String())}, nil
 	}
+	if v, ok := m.settings.Load(c.id); ok {
+		m.registerClient(c, v.(*apiv2.Settings))
+	}
 	return &apiv2.HeartbeatResponse{Status: statusOK()}, nil
 }
 
@@ -177,5 +182,6 @@ func (m *messaging) NotifyClientTermination(ctx context.Context, req *apiv2.Noti
 		return &apiv2.NotifyClientTerminationResponse{Status: status(apiv2.Code_UNRECOGNIZED_CLIENT_TYPE, "cannot find client settings for this client")}, nil
 	}
 	m.log.Debug("client terminated", zap.String("clientId", c.id), zap.String("type", v.(*apiv2.Settings).GetClientType().String()))
+	m.channels.close(c.id)
 	return &apiv2.NotifyClientTerminationResponse{Status: statusOK()}, nil
 }

@@ -58,6 +58,7 @@ type Config struct {
 	GrpcClientConsumerLongPollingBatchSize        int   `json:"grpcClientConsumerLongPollingBatchSize"`
 	LongPollingReserveTimeInMillis                int64 `json:"longPollingReserveTimeInMillis"`
 	UseEndpointPortFromRequest                    bool  `json:"useEndpointPortFromRequest"`
+	GrpcProxyRelayRequestTimeoutInSeconds         int   `json:"grpcProxyRelayRequestTimeoutInSeconds"`
 
 	// ACL 2.0 of the gRPC port: AuthConfig's keys, read from this file in
 	// both modes (auth.go).
@@ -99,6 +100,7 @@ func DefaultConfig() Config {
 		GrpcClientProducerBackoffMaxMillis: 1000, GrpcClientProducerBackoffMultiplier: 2,
 		GrpcClientConsumerMinLongPollingTimeoutMillis: 5_000, GrpcClientConsumerMaxLongPollingTimeoutMillis: 20_000,
 		GrpcClientConsumerLongPollingBatchSize: 32, LongPollingReserveTimeInMillis: 100,
+		GrpcProxyRelayRequestTimeoutInSeconds:    5,
 		StatefulAuthenticationCacheExpiredSecond: 60, StatefulAuthenticationCacheMaxNum: 10000,
 		StatefulAuthorizationCacheExpiredSecond: 60, StatefulAuthorizationCacheMaxNum: 10000,
 		UserCacheRefreshSeconds: 20, AclCacheRefreshSeconds: 20,

@@ -26,16 +26,20 @@ type clientInfo struct {
 
 // clientOf reads the request's metadata.
 func clientOf(ctx context.Context) clientInfo {
-	md, _ := metadata.FromIncomingContext(ctx)
-	get := func(k string) string {
-		if v := md.Get(k); len(v) > 0 {
-			return v[0]
-		}
-		return ""
-	}
-	c := clientInfo{id: get(mdClientID), language: get(mdLanguage), version: get(mdClientVersion), namespace: get(mdNamespace)}
+	c := clientInfo{id: mdValue(ctx, mdClientID), language: mdValue(ctx, mdLanguage),
+		version: mdValue(ctx, mdClientVersion), namespace: mdValue(ctx, mdNamespace)}
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
 		c.remote = p.Addr.String()
 	}
 	return c
+}
+
+// mdValue is the first value of the request's metadata key k ("" when it
+// has none). It looks the key up where metadata.FromIncomingContext would
+// copy the whole metadata for each question.
+func mdValue(ctx context.Context, k string) string {
+	if v := metadata.ValueFromIncomingContext(ctx, k); len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }

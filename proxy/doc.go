@@ -1,8 +1,10 @@
 // Package proxy is RocketMQ 5's proxy: the gRPC MessagingService
 // (apache.rocketmq.v2, package apiv2) that the 5.x clients speak, in front
 // of brokers it reaches over remoting. In local mode (mqbroker
-// --enable-proxy, cmd/rmqgo-broker) it serves the broker of its process;
-// in cluster mode (mqproxy) the brokers the name servers route to.
+// --enable-proxy, cmd/rmqgo-broker) it serves the broker of its process,
+// whose remoting server it calls in process (remoting.InProcess: the same
+// commands and handlers, no socket, nothing encoded); in cluster mode
+// (mqproxy) the brokers the name servers route to.
 // Consumers receive by POP (broker/pop*.go). docs/reference/proxy.md is
 // Java's behaviour.
 //
@@ -38,9 +40,5 @@
 //     CONSUME_MESSAGE_DIRECTLY are not relayed to the clients (§6.6);
 //   - HeartbeatSyncer between cluster-mode proxies (§6.7);
 //   - enableAclRpcHookForClusterMode: a cluster-mode proxy's requests to
-//     brokers are unsigned (§8.5);
-//   - the speed of Java's local proxy: SendMessage through ours is about
-//     0.75 of its throughput at 1.15 of its CPU per message (make
-//     bench-grpc); the loopback remoting hop to the broker is the first
-//     suspect (an in-process transport, as Java's LocalMessageService).
+//     brokers are unsigned (§8.5).
 package proxy

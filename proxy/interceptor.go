@@ -67,7 +67,7 @@ func (p pipeline) check(ctx context.Context, req proto.Message) *apiv2.Status {
 	if st := p.gate.check(ctx, req); st != nil {
 		return st
 	}
-	if strings.TrimSpace(clientOf(ctx).id) == "" {
+	if strings.TrimSpace(mdValue(ctx, mdClientID)) == "" {
 		return clientIDRequired()
 	}
 	return nil

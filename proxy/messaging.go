@@ -30,8 +30,14 @@ type messaging struct {
 	streams  streams
 	txs      txTable
 	renews   renewTable
-	// reg carries the heartbeats of the clients' groups; registered are
-	// the groups it last heartbeated (heartbeatLoop's own).
+	// channels are the clients' own connections to a broker in process
+	// (registration.go); relays the broker's questions relayed to them
+	// (relay.go).
+	channels *clientChannels
+	relays   relayTable
+	// reg carries the heartbeats of the clients' groups when the broker
+	// is not in process; registered are the groups it last heartbeated
+	// (heartbeatLoop's own).
 	reg        invoker
 	registered registeredGroups
 	hbMu       sync.Mutex // one heartbeat at a time
@@ -41,9 +47,12 @@ type messaging struct {
 	stop   chan struct{}
 }
 
-func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger, reg invoker) *messaging {
-	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, reg: reg, hbKick: make(chan struct{}, 1), stop: make(chan struct{})}
-	go m.heartbeatLoop(m.stop)
+func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger, reg invoker, channels *clientChannels) *messaging {
+	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, reg: reg, channels: channels,
+		hbKick: make(chan struct{}, 1), stop: make(chan struct{})}
+	if !channels.perClient() {
+		go m.heartbeatLoop(m.stop)
+	}
 	go m.renewLoop(m.stop)
 	return m
 }

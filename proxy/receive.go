@@ -54,7 +54,7 @@ func (m *messaging) ReceiveMessage(req *apiv2.ReceiveMessageRequest, stream grpc
 			err = stream.Send(&apiv2.ReceiveMessageResponse{Content: &apiv2.ReceiveMessageResponse_Message{Message: g.msg}})
 		}
 		if err != nil {
-			m.nack(clientOf(stream.Context()).id, req, got[i:])
+			m.nack(mdValue(stream.Context(), mdClientID), req, got[i:])
 			return err
 		}
 	}

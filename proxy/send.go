@@ -345,22 +345,24 @@ func consistentHash(input int64, buckets int) int {
 	}
 }
 
-// sendRequest is SEND_MESSAGE for one message or a batch.
+// sendRequest is SEND_MESSAGE for one message or a batch: its fields
+// set in the order the encoder writes them (sorted by key), without a
+// map to sort.
 func sendRequest(topic string, q protocol.MessageQueue, sysFlag int32, msgs []builtMessage) *remoting.Command {
-	h := map[string]string{"producerGroup": topic, "topic": topic, "defaultTopic": autoCreateTopic,
-		"defaultTopicQueueNums": defaultTopicQueues, "queueId": strconv.Itoa(int(q.QueueID)), "sysFlag": strconv.Itoa(int(sysFlag)),
-		"bornTimestamp": strconv.FormatInt(time.Now().UnixMilli(), 10), "flag": "0", "reconsumeTimes": "0",
-		"unitMode": "false", "batch": "false", "bname": q.BrokerName}
-	req := remoting.NewRequest(remoting.SendMessage, h)
+	batch, props, body := "false", "", []byte(nil)
 	if len(msgs) == 1 {
-		h["properties"] = encodeProps(msgs[0].props)
-		req.SetExt("properties", h["properties"])
-		req.Body = msgs[0].body
-		return req
+		props, body = encodeProps(msgs[0].props), msgs[0].body
+	} else {
+		batch, props, body = "true", encodeProps([]prop{{propUniqKey, msgs[0].id}}), encodeBatch(msgs)
 	}
-	req.SetExt("batch", "true")
-	req.SetExt("properties", encodeProps([]prop{{propUniqKey, msgs[0].id}}))
-	req.Body = encodeBatch(msgs)
+	req := remoting.NewRequest(remoting.SendMessage, nil)
+	req.ExtFields = remoting.ExtFields{{Key: "batch", Value: batch}, {Key: "bname", Value: q.BrokerName},
+		{Key: "bornTimestamp", Value: strconv.FormatInt(time.Now().UnixMilli(), 10)},
+		{Key: "defaultTopic", Value: autoCreateTopic}, {Key: "defaultTopicQueueNums", Value: defaultTopicQueues},
+		{Key: "flag", Value: "0"}, {Key: "producerGroup", Value: topic}, {Key: "properties", Value: props},
+		{Key: "queueId", Value: strconv.Itoa(int(q.QueueID))}, {Key: "reconsumeTimes", Value: "0"},
+		{Key: "sysFlag", Value: strconv.Itoa(int(sysFlag))}, {Key: "topic", Value: topic}, {Key: "unitMode", Value: "false"}}
+	req.Body = body
 	return req
 }
 

@@ -63,6 +63,13 @@ func (s *streams) remove(id string, c *clientStream) {
 	}
 }
 
+// get is a client's Telemetry stream, nil when it has none open.
+func (s *streams) get(id string) *clientStream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[id]
+}
+
 // live tells whether a client's Telemetry stream is open.
 func (s *streams) live(id string) bool {
 	s.mu.Lock()
@@ -202,11 +209,8 @@ func (m *messaging) heartbeat() {
 		cd := protocol.ConsumerData{GroupName: g, ConsumeType: "CONSUME_POP", MessageModel: "CLUSTERING",
 			ConsumeFromWhere: "CONSUME_FROM_LAST_OFFSET", SubscriptionDataSet: []protocol.SubscriptionData{}}
 		for _, e := range subs {
-			t := e.GetTopic().GetName()
-			expType, exp := filterOf(e.GetExpression())
-			cd.SubscriptionDataSet = append(cd.SubscriptionDataSet, protocol.SubscriptionData{Topic: t, SubString: exp,
-				ExpressionType: expType, SubVersion: time.Now().UnixMilli(), TagsSet: []string{}, CodeSet: []int32{}})
-			topics[t] = true
+			cd.SubscriptionDataSet = append(cd.SubscriptionDataSet, subscriptionOf(e))
+			topics[e.GetTopic().GetName()] = true
 		}
 		hb.ConsumerDataSet = append(hb.ConsumerDataSet, cd)
 	}

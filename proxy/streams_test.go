@@ -59,7 +59,7 @@ func consumerSettings(group, topic string) *apiv2.Settings {
 func TestClientsStartingInABurstMakeFewSmallHeartbeats(t *testing.T) {
 	rec := &heartbeatRecorder{}
 	local := LocalBroker{Addr: "127.0.0.1:10911", Name: "broker-a", Cluster: "DefaultCluster", IP: "127.0.0.1"}
-	m := newMessaging(DefaultConfig(), newBrokers(rec, func() []string { return nil }, local), local, zap.NewNop(), rec)
+	m := newMessaging(DefaultConfig(), newBrokers(rec, func() []string { return nil }, local), local, zap.NewNop(), rec, &clientChannels{})
 	t.Cleanup(m.close)
 	time.Sleep(50 * time.Millisecond) // the loop's first heartbeat: no group, nothing sent
 

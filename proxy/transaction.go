@@ -7,7 +7,9 @@ package proxy
 // transaction id, for the EndTransaction that names them; the broker's
 // check-back arrives on the proxy's connection, which heartbeats the
 // producer groups of its clients, and goes to one of the group's clients
-// as a RecoverOrphanedTransactionCommand on its Telemetry stream.
+// as a RecoverOrphanedTransactionCommand on its Telemetry stream; in
+// local mode it arrives on the connection of the client the broker chose
+// (registration.go) and goes to that client.
 
 import (
 	"context"
@@ -141,6 +143,9 @@ func (m *messaging) checkTransactionState(req *remoting.Request) *remoting.Comma
 	m.txs.put(group, id, txData{brokerName: brokerName, tranStateTableOffset: tso, commitLogOffset: clo})
 	cmd := &apiv2.TelemetryCommand{Command: &apiv2.TelemetryCommand_RecoverOrphanedTransactionCommand{
 		RecoverOrphanedTransactionCommand: &apiv2.RecoverOrphanedTransactionCommand{Message: toMessage(&rec, props), TransactionId: id}}}
+	if cs := m.streams.get(clientOfChannel(req.Ch)); cs != nil && cs.send(cmd) == nil {
+		return nil // the client the broker chose, on its own connection
+	}
 	if !m.streams.sendToGroup(group, cmd) {
 		m.log.Warn("check transaction: no client of the producer group", zap.String("group", group))
 	}

@@ -13,6 +13,9 @@ import (
 var (
 	ErrChannelClosed = errors.New("remoting: channel closed")
 	ErrCallTimeout   = errors.New("remoting: call timed out")
+	// errInProcessFrame would mean a frame was written to an in-process
+	// connection, whose commands pass as values (inprocess.go).
+	errInProcessFrame = errors.New("remoting: a frame written to an in-process connection")
 )
 
 // frameWriter is what a channel writes encoded frames to: a gnet connection
@@ -40,6 +43,11 @@ type Channel struct {
 	// poolShare counts the connection's requests in pools that bound
 	// them (pool_share.go).
 	poolShare
+	// peer, set on the ends of an in-process connection, receives what
+	// this end sends, unencoded (inprocess.go).
+	peer func(*Command)
+	// inProcess marks the ends of an in-process connection.
+	inProcess bool
 }
 
 func newChannel(id uint64, local, remote string, w frameWriter, nextID *atomic.Int32) *Channel {
@@ -67,6 +75,10 @@ func (ch *Channel) RemoteAddr() string { return ch.remote }
 // LocalAddr is this end's "host:port".
 func (ch *Channel) LocalAddr() string { return ch.local }
 
+// InProcess tells whether the connection is an in-process one
+// (inprocess.go): a proxy of this process on the other end.
+func (ch *Channel) InProcess() bool { return ch.inProcess }
+
 // Closed tells whether the connection has gone.
 func (ch *Channel) Closed() bool { return ch.closed.Load() }
 
@@ -80,6 +92,9 @@ func (ch *Channel) SetAttr(key, value any) { ch.attrs.Store(key, value) }
 func (ch *Channel) Send(cmd *Command) error {
 	if ch.closed.Load() {
 		return ErrChannelClosed
+	}
+	if ch.peer != nil {
+		return ch.sendInProcess(cmd)
 	}
 	frame, err := cmd.AppendFrame(make([]byte, 0, 256+len(cmd.Body)))
 	if err != nil {
@@ -95,6 +110,9 @@ func (ch *Channel) SendParts(cmd *Command, parts [][]byte, done func()) error {
 	if ch.closed.Load() {
 		done()
 		return ErrChannelClosed
+	}
+	if ch.peer != nil {
+		return ch.sendPartsInProcess(cmd, parts, done)
 	}
 	size := 0
 	for _, p := range parts {

@@ -38,6 +38,9 @@ type ClientOptions struct {
 	// Stamp, when set, may add to every request before it is sent to
 	// addr (as a Java RPCHook's doBeforeRequest).
 	Stamp func(addr string, req *Command)
+	// InProcess, when set, is a server of this process reached at its
+	// Addr without a socket (inprocess.go).
+	InProcess *InProcess
 }
 
 // Client keeps one connection per address and makes calls over them.
@@ -107,6 +110,10 @@ func (c *Client) Channel(addr string) (*Channel, error) {
 }
 
 func (c *Client) dial(addr string, d *dial) {
+	if ip := c.opts.InProcess; ip != nil && ip.Addr == addr {
+		c.dialInProcess(ip, d)
+		return
+	}
 	conn, err := c.connect(addr)
 	c.mu.Lock()
 	delete(c.dials, addr)
@@ -122,6 +129,20 @@ func (c *Client) dial(addr string, d *dial) {
 		c.conns[addr] = d.ch
 		c.readers.Add(1)
 		go c.read(conn, d.ch)
+	}
+	c.mu.Unlock()
+	close(d.done)
+}
+
+// dialInProcess opens the in-process connection to ip.
+func (c *Client) dialInProcess(ip *InProcess, d *dial) {
+	c.mu.Lock()
+	delete(c.dials, ip.Addr)
+	if c.closed {
+		d.err = ErrClientClosed
+	} else {
+		d.ch = c.connectInProcess(ip)
+		c.conns[ip.Addr] = d.ch
 	}
 	c.mu.Unlock()
 	close(d.done)
@@ -148,13 +169,22 @@ func (c *Client) read(conn net.Conn, ch *Channel) {
 	r := bufio.NewReaderSize(conn, 64<<10)
 	err := readFrames(r, c.opts.MaxFrame, ch, c.route)
 	_ = conn.Close()
+	if errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) {
+		err = nil
+	}
+	c.lost(ch, err)
+}
+
+// lost forgets a connection that went (err says why, nil when it was
+// closed) and tells the owner.
+func (c *Client) lost(ch *Channel, err error) {
 	ch.markClosed()
 	c.mu.Lock()
 	if c.conns[ch.remote] == ch {
 		delete(c.conns, ch.remote)
 	}
 	c.mu.Unlock()
-	if !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
+	if err != nil {
 		c.log.Warn("connection lost", zap.String("remote", ch.remote), zap.Error(err))
 	}
 	if c.opts.OnClose != nil {

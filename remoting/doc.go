@@ -42,4 +42,5 @@
 //	server_tls.go       TLS connections: sniffed, then served off gnet with crypto/tls
 //	stream_writer.go    the writer goroutine of a TLS connection (served off gnet)
 //	client.go           Client: outbound connections, one per address
+//	inprocess.go        InProcess: a server of the same process reached without a socket
 package remoting

@@ -32,6 +32,18 @@ func VersionName(v int32) string {
 	return versionNames[min(int(v), len(versionNames)-1)]
 }
 
+// ParseVersion is MQVersion.Version.valueOf(name).ordinal(): the number
+// of a version's enum name, false for a name that is none.
+func ParseVersion(name string) (int32, bool) {
+	versionNamesOnce.Do(buildVersionNames)
+	for i, n := range versionNames {
+		if n == name {
+			return int32(i), true
+		}
+	}
+	return 0, false
+}
+
 func buildVersionNames() {
 	names := []string{"V3_0_0_SNAPSHOT", "V3_0_0_ALPHA1"}
 	for b := 1; b <= 9; b++ {

@@ -94,7 +94,7 @@ func startLocalProxy(pa proxyArgs, cfg *conf.BrokerConfigs, b *broker.Broker, to
 		return nil, err
 	}
 	local := proxy.LocalBroker{Addr: b.Addr(), Name: cfg.Broker.BrokerName, Cluster: cfg.Broker.BrokerClusterName,
-		IP: cfg.Broker.BrokerIP1, Token: token}
+		IP: cfg.Broker.BrokerIP1, Token: token, Server: b.Server()}
 	mode, tlsCfg, err := tlsconf.ForServer(cfg.TLS, log)
 	if err != nil {
 		return nil, err
