@@ -6,7 +6,9 @@
 #   /home/rocketmq/rocketmq-<ver>/                    the same
 #     bin/ mqnamesrv mqbroker mqshutdown mqadmin,     the same, and mqnamesrv, mqbroker,
 #          the static binaries, docker-entrypoint.sh    mqshutdown, mqadmin linked into
-#                                                       /usr/local/bin
+#          (line 5: mqproxy, and rmqgo-proxy a link     /usr/local/bin
+#          to rmqgo-broker, which runs the proxy
+#          when started by that name)
 #     conf/ the release's conf files                  the same
 #   ROCKETMQ_HOME, WORKDIR $ROCKETMQ_HOME/bin         the same
 #   user rocketmq 3000:3000, HOME /home/rocketmq     the same
@@ -46,7 +48,7 @@ ARG LAYOUT
 ENV ROCKETMQ_VERSION=${ROCKETMQ_VERSION} \
     ROCKETMQ_HOME=/home/rocketmq/rocketmq-${ROCKETMQ_VERSION}
 COPY --chown=3000:3000 --from=binaries /out/ ${ROCKETMQ_HOME}/bin/
-COPY --chown=3000:3000 bin/mqnamesrv bin/mqbroker bin/mqshutdown bin/mqadmin bin/rmqgo-exec.sh distribution/image/docker-entrypoint.sh ${ROCKETMQ_HOME}/bin/
+COPY --chown=3000:3000 bin/mqnamesrv bin/mqbroker bin/mqproxy bin/mqshutdown bin/mqadmin bin/rmqgo-exec.sh distribution/image/docker-entrypoint.sh ${ROCKETMQ_HOME}/bin/
 COPY --chown=3000:3000 distribution/conf/ ${ROCKETMQ_HOME}/conf/
 COPY --chown=3000:3000 distribution/conf-${LINE}/ ${ROCKETMQ_HOME}/conf/
 COPY distribution/image/ /tmp/image/

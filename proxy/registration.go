@@ -12,7 +12,11 @@ package proxy
 // client's connection reaches that client (relay.go). A client's
 // NotifyClientTermination closes its connection, which unregisters it.
 // Without the broker in process (cluster mode) the proxy heartbeats its
-// clients' groups under its own id instead (streams.go).
+// clients' groups under its own id instead (streams.go). One difference:
+// Java's local proxy bypasses the broker's heartbeat processor, ours sends
+// HEART_BEAT, so the broker creates the group's %RETRY% topic and the admin
+// tools' group-wide lookups, which start from its route, find the group
+// (on Java they answer "No topic route info", docs/reference/proxy.md §6.6).
 
 import (
 	"encoding/json"

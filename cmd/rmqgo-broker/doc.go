@@ -6,7 +6,9 @@
 // RMQGO_LINE=5 makes it speak as a 5.3.3 broker (version and config-file
 // shapes); the default is 4.9.8. --enable-proxy [-pc rmq-proxy.json] also
 // serves the 5.x gRPC clients (package proxy, local mode), as
-// bin/mqbroker --enable-proxy runs Java's ProxyStartup -pm local.
+// bin/mqbroker --enable-proxy runs Java's ProxyStartup -pm local. Started
+// by the name rmqgo-proxy (a link), it is the stand-alone proxy
+// (cmd/internal/proxycmd), so an image carries one binary for both.
 //
 // The files:
 //

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/broker"
+	"github.com/rmqgo/rmqgo/cmd/internal/proxycmd"
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/logging"
 	"github.com/rmqgo/rmqgo/internal/protocol"
@@ -18,6 +20,9 @@ import (
 )
 
 func main() {
+	if filepath.Base(os.Args[0]) == proxycmd.Name {
+		proxycmd.Main() // a link named rmqgo-proxy: the stand-alone proxy
+	}
 	os.Exit(run(os.Args[1:], conf.EnvFromOS(), os.Stdout, os.Stderr))
 }
 

@@ -12,7 +12,9 @@
 # folder of its own (a compose file's relative paths are its folder's), the
 # healthchecks pass (podman healthcheck run: podman runs them on a timer
 # only under systemd), 100 messages sent and consumed through the published
-# ports, the broker's logs and store in the mounted folders, the console's
+# ports, the broker's logs and store in the mounted folders, for
+# apache-5.3.3.yml its proxy (sh mqproxy) and 100 messages sent and one
+# received through the proxy's published gRPC port, the console's
 # index page and its cluster page's call (GET /cluster/list.query, listing
 # broker-a) through its published port (console-lib.sh), then
 # `podman-compose down`. podman-compose runs plain podman, so the runtime,
@@ -66,8 +68,8 @@ up() {
   TEST="compose-test ($1)"
   console=""
   [ -z "${6:-}" ] || ! console_image "$8" || console=$6
-  # shellcheck disable=SC2086 # console is empty or one service
-  podman-compose -p "$project" -f "$file" up -d "$2" "$3" $console > up.out 2>&1 || fail "podman-compose up: $(tail -5 up.out)"
+  # shellcheck disable=SC2086 # PROXY_SERVICE and console are empty or one service
+  podman-compose -p "$project" -f "$file" up -d "$2" "$3" $PROXY_SERVICE $console > up.out 2>&1 || fail "podman-compose up: $(tail -5 up.out)"
   healthy rmqnamesrv
   healthy rmqbroker
   i=0
@@ -80,6 +82,7 @@ up() {
   consume100 ComposeTest compose_test
   [ -d "$5/consumequeue/ComposeTest" ] || fail "no consume queue of ComposeTest in $5"
   echo "compose-test: $1: healthy, 100 messages through $(sed -n 's/.*The broker\[\([^]]*\)\].*/\1/p' "$4/rocketmqlogs/broker.log" | tail -1), logs and store in the mounted folders"
+  [ -z "$PROXY_SERVICE" ] || proxy_check "$1"
   if [ -n "$console" ]; then
     console_check "$9" "$7" "${10}" broker-a
     healthy "$7"
@@ -88,10 +91,30 @@ up() {
   down
 }
 
+# proxy_check FILE: the proxy service (rmqproxy) healthy, 100 messages sent
+# through its published gRPC port (rmqbench grpc-produce, as 5.x Producers),
+# a gRPC client's route, send, receive and ack (rmqbench grpc-idle's check),
+# and its log in the mounted folder.
+proxy_check() {
+  healthy rmqproxy
+  "$RMQBENCH" grpc-produce -proxy 127.0.0.1:8081 -t ComposeTest -count 100 -w 4 -progress 0 > "$WORK/grpc.out" 2>&1 ||
+    fail "rmqbench grpc-produce: $(cat "$WORK/grpc.out")"
+  grep -q '"messages":100,"failed":0' "$WORK/grpc.out" || fail "100 messages not all sent over gRPC: $(cat "$WORK/grpc.out")"
+  "$RMQBENCH" grpc-idle -proxy 127.0.0.1:8081 -t ComposeTest -c 1 -d 1s -settle 0s > "$WORK/grpc-check.out" 2>&1 ||
+    fail "rmqbench grpc-idle: $(cat "$WORK/grpc-check.out")"
+  grep -q '"checkOk":true' "$WORK/grpc-check.out" || fail "route, send, receive, ack over gRPC: $(cat "$WORK/grpc-check.out")"
+  grep -q "rocketmq-proxy startup successfully" proxy/logs/rocketmqlogs/proxy.log 2>/dev/null ||
+    fail "no boot line in proxy/logs/rocketmqlogs/proxy.log"
+  echo "compose-test: $1: the proxy (rmqproxy) healthy, 100 messages sent and one received and acked over gRPC on 8081"
+}
+
+PROXY_SERVICE=
 mkdir -p "$WORK/rmqgo-seed-4-8-0" && (cd "$WORK/rmqgo-seed-4-8-0" && mkdir -m 0777 logs store conf)
 up seed-4.8.0.yml rmqserver rmqbroker logs store rmqconsole rmqconsole localhost/rmqgo-console:1.0.0 8010 RocketMQ-Dashboard
 d=$WORK/rmqgo-apache-5-3-3
 mkdir -p "$d/data/namesrv" "$d/data/broker"
-(cd "$d" && mkdir -m 0777 data/namesrv/logs data/broker/logs data/broker/store data/broker/conf &&
-  printf 'brokerClusterName = DefaultCluster\nbrokerName = broker-a\nbrokerId = 0\n' > data/broker/conf/broker.conf)
+(cd "$d" && mkdir -m 0777 data/namesrv/logs data/broker/logs data/broker/store data/broker/conf proxy proxy/logs proxy/conf &&
+  printf 'brokerClusterName = DefaultCluster\nbrokerName = broker-a\nbrokerId = 0\n' > data/broker/conf/broker.conf &&
+  echo '{"rocketMQClusterName": "DefaultCluster"}' > proxy/conf/rmq-proxy.json)
+PROXY_SERVICE=proxy
 up apache-5.3.3.yml namesrv broker data/broker/logs data/broker/store dashboard rmqdashboard localhost/rmqgo-console:2.1.0 8082 "RocketMQ Dashboard"
