@@ -28,16 +28,14 @@
 //	transaction.go  EndTransaction, and the brokers' check-back relayed to a client
 //	renew.go      auto-renew of push consumers' receipt handles
 //	streams.go    the clients' Telemetry streams, and the heartbeats of their groups
+//	registration.go  local mode: each client registered with the broker on its own in-process connection
+//	relay.go      the broker's GET_CONSUMER_RUNNING_INFO and CONSUME_MESSAGE_DIRECTLY relayed to a client
 //	convert.go    a broker's message as a gRPC Message
 //	brokers.go    the name servers and brokers behind: routes, configs, calls (ttlCache)
 //	apiv2/        the generated API (make proto)
 //
 // Not here yet (docs/reference/proxy.md says what Java does):
 //   - the remoting port (remotingListenPort, 8080): nothing listens there;
-//   - in local mode the gRPC clients are registered with the broker as the
-//     proxy's own client per group, not one by one, so the broker's
-//     connection lists show the proxy, and GET_CONSUMER_RUNNING_INFO and
-//     CONSUME_MESSAGE_DIRECTLY are not relayed to the clients (§6.6);
 //   - HeartbeatSyncer between cluster-mode proxies (§6.7);
 //   - enableAclRpcHookForClusterMode: a cluster-mode proxy's requests to
 //     brokers are unsigned (§8.5).
