@@ -40,8 +40,11 @@ const connReadBuffer = 8 << 10
 // NumStreamWorkers; beyond them a call gets a goroutine of its own, as
 // without workers). A new goroutine per call grew its stack on every
 // SendMessage, about a tenth of the CPU the proxy spent (runtime.newstack
-// under processRPC); a worker keeps its grown stack.
-var streamWorkers = uint32(16 * runtime.GOMAXPROCS(0))
+// under processRPC); a worker keeps its grown stack. A unary call holds
+// its worker until the broker answers, so there are as many as the
+// senders a proxy commonly has in flight (64 per core; with 16 per core,
+// 64 senders still spent 5 % in newstack), each idle one a few KB.
+var streamWorkers = uint32(64 * runtime.GOMAXPROCS(0))
 
 // LocalBroker is the broker a local-mode proxy serves.
 type LocalBroker struct {
