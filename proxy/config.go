@@ -76,6 +76,12 @@ type Config struct {
 	AuthorizationWhitelist                   string `json:"authorizationWhitelist"`
 	StatefulAuthorizationCacheExpiredSecond  int    `json:"statefulAuthorizationCacheExpiredSecond"`
 	StatefulAuthorizationCacheMaxNum         int    `json:"statefulAuthorizationCacheMaxNum"`
+	// EnableAclRpcHookForClusterMode has a cluster-mode proxy sign its
+	// requests to name servers and brokers (auth_inner.go) with
+	// InnerClientAuthenticationCredentials (JSON SessionCredentials),
+	// else with $ROCKETMQ_HOME/conf/tools.yml's keys.
+	EnableAclRpcHookForClusterMode       bool   `json:"enableAclRpcHookForClusterMode"`
+	InnerClientAuthenticationCredentials string `json:"innerClientAuthenticationCredentials"`
 	// UserCacheRefreshSeconds and AclCacheRefreshSeconds: how long
 	// cluster mode keeps a user or ACL read from a broker (20 s).
 	UserCacheRefreshSeconds int `json:"userCacheRefreshSeconds"`

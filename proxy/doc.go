@@ -17,6 +17,7 @@
 //	auth.go       ACL 2.0 of the gRPC port: the signature, the stages, their strategies
 //	auth_contexts.go  what each request asks authorization for
 //	auth_metadata.go  users and ACLs, read from the brokers
+//	auth_inner.go  cluster mode's own signature on its requests (enableAclRpcHookForClusterMode)
 //	validate.go   GrpcValidator: names, tags, invisible times
 //	messaging.go  the MessagingService, one file per RPC family:
 //	route.go        QueryRoute, QueryAssignment
@@ -36,7 +37,5 @@
 //
 // Not here yet (docs/reference/proxy.md says what Java does):
 //   - the remoting port (remotingListenPort, 8080): nothing listens there;
-//   - HeartbeatSyncer between cluster-mode proxies (§6.7);
-//   - enableAclRpcHookForClusterMode: a cluster-mode proxy's requests to
-//     brokers are unsigned (§8.5).
+//   - HeartbeatSyncer between cluster-mode proxies (§6.7).
 package proxy

@@ -93,6 +93,9 @@ type Options struct {
 	// certificate (internal/tlsconf), as for the broker's port.
 	TLSMode   remoting.TLSMode
 	TLSConfig *tls.Config
+	// Home is ROCKETMQ_HOME, whose conf/tools.yml a cluster-mode proxy may
+	// sign its requests with (auth_inner.go).
+	Home string
 }
 
 // Server is a running proxy.
@@ -119,6 +122,10 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	creds, sign, err := innerCredentials(cfg, o.Home)
+	if err != nil {
+		return nil, err
+	}
 	lis, err := net.Listen("tcp", net.JoinHostPort(o.ListenHost, strconv.Itoa(cfg.GrpcServerPort)))
 	if err != nil {
 		return nil, fmt.Errorf("proxy: gRPC port: %w", err)
@@ -140,6 +147,9 @@ func New(o Options) (*Server, error) {
 	// registrations (heartbeats, and the check-backs they draw), which a
 	// broker closes when a registration expires.
 	stamp, inProcess := o.Local.stamp, o.Local.inProcess(lis.Addr())
+	if sign {
+		stamp = signer(creds)
+	}
 	client := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Stamp: stamp, InProcess: inProcess})
 	regClient := remoting.NewClient(remoting.ClientOptions{Logger: o.Logger, Router: router, Stamp: stamp, InProcess: inProcess})
 	b := newBrokers(client, func() []string { return splitNamesrv(cfg.NamesrvAddr) }, o.Local)

@@ -32,4 +32,5 @@
 //	address.go  the remote address patterns (whiteRemoteAddress, globalWhiteRemoteAddresses)
 //	check.go    Table: the compiled accounts, the signature and the permission check
 //	write.go    an admin's changes written back into the file as Java writes them
+//	client.go   a client's signature (AclClientRPCHook) and its keys in tools.yml
 package acl

@@ -103,7 +103,7 @@ func serve(cfg proxy.Config, env conf.Env, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	p, err := proxy.New(proxy.Options{Config: cfg, Logger: log, TLSMode: mode, TLSConfig: tc})
+	p, err := proxy.New(proxy.Options{Config: cfg, Logger: log, TLSMode: mode, TLSConfig: tc, Home: env.Vars["ROCKETMQ_HOME"]})
 	if err != nil {
 		log.Error("proxy failed to start", zap.Error(err))
 		fmt.Fprintln(stderr, err)
