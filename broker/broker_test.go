@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -420,4 +421,49 @@ func TestQueryConsumerOffsetWithoutCommitPerLine(t *testing.T) {
 		send(t, far, "TQ", 2)
 		assert.Equal(t, int32(remoting.QueryNotFound), query(t, far, "TQ").Code, "line %d", line)
 	}
+}
+
+// The proxy of the process registers each gRPC client over an in-process
+// connection of its own (remoting.InProcess), as Java's local proxy
+// registers a GrpcClientChannel with isNotifyConsumerIdsChangedEnable=false:
+// such a registration notifies no one, and the channel is not notified
+// when remoting clients join.
+func TestInProcessConsumersNeitherNotifyNorAreNotified(t *testing.T) {
+	b := startBroker(t, testConfigs(t.TempDir(), ""), nil)
+	var mu sync.Mutex
+	var notifiedFor []string // the clients whose registration notified the group
+	var inProcessGot []int32 // what the in-process client was sent
+	notify := b.handlers.clients.notify
+	b.handlers.clients.notify = func(group string, chans []*remoting.Channel) {
+		mu.Lock()
+		notifiedFor = append(notifiedFor, group)
+		mu.Unlock()
+		notify(group, chans)
+	}
+	r := remoting.NewRouter(nil)
+	r.SetFallback(func(req *remoting.Request) *remoting.Command { // runs as the broker sends
+		mu.Lock()
+		inProcessGot = append(inProcessGot, req.Cmd.Code)
+		mu.Unlock()
+		return nil
+	})
+	r.Start()
+	t.Cleanup(r.Stop)
+	ip := &remoting.InProcess{Addr: b.Addr(), Server: b.Server(), Remote: "127.0.0.1:8081"}
+	grpcClient := ip.Dial("10.0.0.9:50001", r, nil)
+	t.Cleanup(func() { _ = grpcClient.Close() })
+
+	first := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, first, b.Addr(), heartbeatRequest(t, "c1", "G9", "T9", "*")).Code)
+	resp, err := grpcClient.InvokeTimeout(heartbeatRequest(t, "grpc-c2", "G9", "T9", "*"), 3*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
+	third := newClient(t, nil)
+	require.Equal(t, int32(remoting.Success), invoke(t, third, b.Addr(), heartbeatRequest(t, "c3", "G9", "T9", "*")).Code)
+
+	assert.Equal(t, []string{"c1", "c3", "grpc-c2"}, b.clients.consumerIDs("G9"), "the gRPC client is a member")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{"G9", "G9"}, notifiedFor, "c1's and c3's joins notify, the gRPC client's does not")
+	assert.Empty(t, inProcessGot, "the in-process connection hears of no join")
 }
