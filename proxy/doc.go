@@ -36,6 +36,9 @@
 //	apiv2/        the generated API (make proto)
 //
 // Not here yet (docs/reference/proxy.md says what Java does):
-//   - the remoting port (remotingListenPort, 8080): nothing listens there;
+//   - the remoting port (remotingListenPort, 8080, remoting and HTTP/2
+//     on one port): nothing listens there. Java's serves remoting clients
+//     in cluster mode; in local mode its route sends them to the gRPC port
+//     (docs/reference/proxy.md §1.6);
 //   - HeartbeatSyncer between cluster-mode proxies (§6.7).
 package proxy
