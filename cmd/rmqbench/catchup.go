@@ -18,7 +18,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -49,17 +48,17 @@ type catchupLine struct {
 var errNoOffset = errors.New("rmqbench: no commitLogMaxOffset in the runtime info")
 
 func runCatchup(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("catchup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("catchup", stderr)
 	master := fs.String("master", "", "the master's address")
 	slave := fs.String("slave", "", "the slave's address")
 	interval := fs.Duration("interval", 20*time.Millisecond, "poll interval")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *master == "" || *slave == "" || *interval <= 0 {
-		fmt.Fprintln(stderr, "rmqbench catchup: need -master, -slave and a positive -interval")
+	if !parseChecked(fs, args, stderr, func() error {
+		if *master == "" || *slave == "" || *interval <= 0 {
+			return errors.New("need -master, -slave and a positive -interval")
+		}
+		return nil
+	}) {
 		return 2
 	}
 	c := remoting.NewClient(remoting.ClientOptions{DialTimeout: time.Second})

@@ -28,7 +28,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -53,8 +52,7 @@ type clientsFlags struct {
 }
 
 func (f *clientsFlags) parse(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("clients", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("clients", stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:10911", "broker address")
 	fs.IntVar(&f.pid, "pid", 0, "broker process id, for its CPU and memory (0: not reported)")
 	fs.IntVar(&f.conns, "c", 100, "client connections")

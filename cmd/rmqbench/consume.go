@@ -107,15 +107,10 @@ func (f *consumeFlags) validate() error {
 }
 
 func runConsume(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("consume", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("consume", stderr)
 	var f consumeFlags
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if err := f.validate(); err != nil {
-		fmt.Fprintln(stderr, "rmqbench consume:", err)
+	if !parseChecked(fs, args, stderr, f.validate) {
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.duration)

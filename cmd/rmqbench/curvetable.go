@@ -15,7 +15,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -32,11 +31,10 @@ const (
 )
 
 func runCurveTable(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("curve-table", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("curve-table", stderr)
 	curve := fs.String("curve", "", "the curve whose lines to tabulate (the lines' \"curve\" key)")
 	metrics := fs.String("metrics", "send TPS,consume TPS,CPU µs/msg", "comma-separated broker-table column heads, or "+metricConsumedShare)
-	if err := fs.Parse(args); err != nil {
+	if !parseChecked(fs, args, stderr, nil) {
 		return 2
 	}
 	names := strings.Split(*metrics, ",")

@@ -28,6 +28,7 @@
 // The files, one subcommand each unless said otherwise:
 //
 //	main.go             the subcommand table and main
+//	flags.go            a subcommand's flag set, parsed and checked (exit status 2)
 //	load.go             the shared load runner and the flags every subcommand shares
 //	client.go           what produce and consume share: route lookup, heartbeat, client ids
 //	histogram.go        log-linear latency histogram (HdrHistogram-like)

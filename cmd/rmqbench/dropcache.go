@@ -21,7 +21,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -47,15 +47,15 @@ type dropCacheLine struct {
 }
 
 func runDropCache(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("dropcache", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := flagsOf("dropcache", stderr)
 	dir := flags.String("dir", "", "the directory whose files to drop from the page cache (recursively)")
 	report := flags.Bool("report", false, "only count the cached pages, drop nothing")
-	if err := flags.Parse(args); err != nil {
-		return 2
-	}
-	if *dir == "" {
-		fmt.Fprintln(stderr, "rmqbench dropcache: need -dir")
+	if !parseChecked(flags, args, stderr, func() error {
+		if *dir == "" {
+			return errors.New("need -dir")
+		}
+		return nil
+	}) {
 		return 2
 	}
 	res := dropCacheLine{Kind: "dropcache", Dir: *dir, Report: *report}

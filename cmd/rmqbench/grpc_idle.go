@@ -35,7 +35,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -73,8 +72,7 @@ type grpcIdleFlags struct {
 }
 
 func (f *grpcIdleFlags) parse(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("grpc-idle", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("grpc-idle", stderr)
 	fs.StringVar(&f.proxy, "proxy", "127.0.0.1:8081", "the proxy's gRPC address (plaintext)")
 	fs.IntVar(&f.pid, "pid", 0, "the proxy's process id, for its memory and CPU (0: not reported)")
 	fs.IntVar(&f.clients, "c", 2000, "clients (a client id and a Telemetry stream each)")

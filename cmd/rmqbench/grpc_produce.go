@@ -87,15 +87,10 @@ func (f *grpcProduceFlags) validate() error {
 }
 
 func runGrpcProduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("grpc-produce", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("grpc-produce", stderr)
 	var f grpcProduceFlags
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if err := f.validate(); err != nil {
-		fmt.Fprintln(stderr, "rmqbench grpc-produce:", err)
+	if !parseChecked(fs, args, stderr, f.validate) {
 		return 2
 	}
 	p, err := newGrpcProducer(&f)

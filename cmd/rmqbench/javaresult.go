@@ -31,7 +31,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -58,8 +57,7 @@ var (
 var errNoReport = errors.New("rmqbench java-result: no report line in the input")
 
 func runJavaResult(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("java-result", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("java-result", stderr)
 	kind := fs.String("kind", kindProduce, "produce (Producer output) or consume (Consumer output)")
 	every := fs.Duration("interval", 10*time.Second, "the tool's report interval")
 	var meta benchLine
@@ -67,11 +65,12 @@ func runJavaResult(_ context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&meta.Group, "g", "", "consumer group (recorded in the line)")
 	fs.IntVar(&meta.BodyBytes, "s", 0, "body size (recorded in the line)")
 	fs.IntVar(&meta.Threads, "w", 0, "threads (recorded in the line)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *kind != kindProduce && *kind != kindConsume {
-		fmt.Fprintln(stderr, "rmqbench java-result: -kind must be produce or consume")
+	if !parseChecked(fs, args, stderr, func() error {
+		if *kind != kindProduce && *kind != kindConsume {
+			return errors.New("-kind must be produce or consume")
+		}
+		return nil
+	}) {
 		return 2
 	}
 	b, err := parseJavaOutput(os.Stdin, *kind, *every)

@@ -14,7 +14,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -90,12 +89,11 @@ func answerSuccess(req *remoting.Request) *remoting.Command {
 }
 
 func runNullBroker(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("null-broker", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("null-broker", stderr)
 	addr := fs.String("addr", "127.0.0.1:10911", "listen address")
 	workers := fs.Int("workers", 1, "send workers (the broker's sendMessageThreadPoolNums)")
 	inline := fs.Bool("inline", false, "answer sends on the event loop instead of a pool")
-	if err := fs.Parse(args); err != nil {
+	if !parseChecked(fs, args, stderr, nil) {
 		return 2
 	}
 	s, err := startNullBroker(*addr, *workers, *inline)

@@ -26,7 +26,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -41,16 +40,16 @@ import (
 var errProcFormat = errors.New("rmqbench proc: unexpected /proc format")
 
 func runProc(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("proc", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("proc", stderr)
 	pid := fs.Int("pid", 0, "process id")
 	hz := fs.Float64("hz", 100, "clock ticks per second of /proc/PID/stat (USER_HZ)")
 	watch := fs.Duration("watch", 0, "sample every this long until interrupted, then print the peaks (0: once)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *pid <= 0 || *hz <= 0 {
-		fmt.Fprintln(stderr, "rmqbench proc: need -pid and a positive -hz")
+	if !parseChecked(fs, args, stderr, func() error {
+		if *pid <= 0 || *hz <= 0 {
+			return errors.New("need -pid and a positive -hz")
+		}
+		return nil
+	}) {
 		return 2
 	}
 	read := func() (*benchLine, error) { return readProc("/proc", *pid, *hz) }

@@ -87,15 +87,10 @@ func (f *produceFlags) validate() error {
 }
 
 func runProduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("produce", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("produce", stderr)
 	var f produceFlags
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if err := f.validate(); err != nil {
-		fmt.Fprintln(stderr, "rmqbench produce:", err)
+	if !parseChecked(fs, args, stderr, f.validate) {
 		return 2
 	}
 	p, err := newProducer(&f, stdout)

@@ -29,7 +29,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -60,8 +59,7 @@ type pullholdFlags struct {
 }
 
 func (f *pullholdFlags) parse(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("pullhold", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("pullhold", stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:10911", "broker address")
 	fs.IntVar(&f.pid, "pid", 0, "broker process id, for its memory (0: not reported)")
 	fs.StringVar(&f.topic, "t", "BenchmarkTest", "topic (it must exist on the broker)")

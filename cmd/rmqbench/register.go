@@ -26,7 +26,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -50,8 +49,7 @@ type registerFlags struct {
 }
 
 func (f *registerFlags) parse(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("register", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("register", stderr)
 	fs.StringVar(&f.namesrv, "n", "127.0.0.1:9876", "name server address (the first of a ';' list)")
 	fs.StringVar(&f.topics, "topics", "", "a topics.json (TopicConfigSerializeWrapper) whose table is registered")
 	fs.StringVar(&f.from, "b", "", "a broker whose topic table is registered (GET_ALL_TOPIC_CONFIG), instead of -topics")

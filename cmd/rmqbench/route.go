@@ -6,7 +6,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -15,19 +14,14 @@ import (
 )
 
 func runRoute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("route", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("route", stderr)
 	namesrv := fs.String("n", "127.0.0.1:9876", "name server address (the first of a ';' list)")
 	topic := fs.String("t", "TopicTest", "topic")
 	version := fs.Int("version", int(remoting.DefaultVersion), "version header field (409 = V4_9_8; below 401 gets the old route JSON)")
 	binary := fs.Bool("rocketmq-header", false, "send ROCKETMQ binary headers instead of JSON")
 	var lf loadFlags
 	lf.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if err := lf.validate(); err != nil {
-		fmt.Fprintln(stderr, "rmqbench route:", err)
+	if !parseChecked(fs, args, stderr, lf.validate) {
 		return 2
 	}
 	addr := strings.TrimSpace(strings.Split(*namesrv, ";")[0])

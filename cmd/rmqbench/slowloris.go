@@ -24,7 +24,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -53,8 +52,7 @@ type slowlorisFlags struct {
 }
 
 func (f *slowlorisFlags) parse(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("slowloris", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("slowloris", stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:9876", "server address")
 	fs.IntVar(&f.pid, "pid", 0, "server process id, for its memory (0: not reported)")
 	fs.IntVar(&f.conns, "c", 2000, "slow connections")

@@ -15,7 +15,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"net/netip"
@@ -51,19 +51,19 @@ type storeBenchResult struct {
 }
 
 func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("store", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagsOf("store", stderr)
 	dir := fs.String("dir", "", "store root directory (created; 1 GiB commitlog files)")
 	flush := fs.String("flush", "ASYNC_FLUSH", "ASYNC_FLUSH or SYNC_FLUSH")
 	threads := fs.Int("threads", 1, "writer goroutines")
 	messages := fs.Int("messages", 100000, "messages in all")
 	body := fs.Int("body", 1024, "body bytes")
 	readBack := fs.Bool("read", true, "read every queue back after the appends (false: only append, e.g. to grow a store)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *dir == "" || *threads < 1 || *messages < *threads || (*flush != "ASYNC_FLUSH" && *flush != "SYNC_FLUSH") {
-		fmt.Fprintln(stderr, "rmqbench store: need -dir, -threads >= 1, -messages >= threads, -flush ASYNC_FLUSH|SYNC_FLUSH")
+	if !parseChecked(fs, args, stderr, func() error {
+		if *dir == "" || *threads < 1 || *messages < *threads || (*flush != "ASYNC_FLUSH" && *flush != "SYNC_FLUSH") {
+			return errors.New("need -dir, -threads >= 1, -messages >= threads, -flush ASYNC_FLUSH|SYNC_FLUSH")
+		}
+		return nil
+	}) {
 		return 2
 	}
 	res, err := benchStore(ctx, *dir, *flush, *threads, *messages, *body, *readBack, stderr)

@@ -21,7 +21,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -43,10 +42,9 @@ type touchMemLine struct {
 const touchChunkMB = 256
 
 func runTouchMem(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("touchmem", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := flagsOf("touchmem", stderr)
 	mb := flags.Int("mb", 0, "megabytes to write (0: MemAvailable less 2 GiB)")
-	if err := flags.Parse(args); err != nil {
+	if !parseChecked(flags, args, stderr, nil) {
 		return 2
 	}
 	if *mb == 0 {
