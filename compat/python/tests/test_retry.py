@@ -46,6 +46,16 @@ class RetryTest(unittest.TestCase):
 
         got = Received()
         self.clients.push_consumer(topic, '*', got.listener('c1', first_time_later))
+        # The consumer's first calls open its connection to the broker; a
+        # CONSUMER_SEND_MSG_BACK made while they do can give up on the C++
+        # client's transport lock ("GetTransport ... get timed_mutex
+        # timeout", "sendMessageBack: response is null") and the client then
+        # drops the message (seen once, against the Java broker, in CI of
+        # 2026-12-06). So the messages to fail are sent once the consumer
+        # has read the topic's first message, the one that created it (a
+        # new group reads from offset 0 of a new queue), over an open
+        # connection.
+        got.await_all([create])
         sent = {}
         for i in range(2):
             body = 'retry %d of %s' % (i, topic)
