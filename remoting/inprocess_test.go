@@ -18,14 +18,7 @@ const partsCode RequestCode = 106
 func inProcessPair(t *testing.T, opened, closed chan *Channel, clientRouter *Router) (*Client, *InProcess) {
 	t.Helper()
 	log := zaptest.NewLogger(t)
-	r := NewRouter(log)
-	pool := r.NewPool(PoolOptions{Name: "test", Workers: 2, Queue: 1024})
-	r.Handle(echoCode, pool, func(req *Request) *Command {
-		resp := NewResponse(req.Cmd, Success, "")
-		resp.ExtFields = req.Cmd.ExtFields
-		resp.Body = req.Cmd.Body
-		return resp
-	})
+	r, pool := echoRouter(log)
 	r.Handle(partsCode, pool, func(req *Request) *Command {
 		part := []byte("ab")
 		released := false

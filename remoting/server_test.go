@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 )
 
@@ -20,6 +21,16 @@ const echoCode RequestCode = 105
 func startEchoServer(t *testing.T, onClose func(*Channel)) *Server {
 	t.Helper()
 	log := zaptest.NewLogger(t)
+	r, _ := echoRouter(log)
+	s := NewServer(ServerOptions{Addr: "127.0.0.1:0", Router: r, Logger: log, EventLoops: 2, OnClose: onClose})
+	require.NoError(t, s.Start())
+	t.Cleanup(func() { _ = s.Shutdown() })
+	return s
+}
+
+// echoRouter serves echoCode by echoing extFields and body back, on the
+// pool it returns.
+func echoRouter(log *zap.Logger) (*Router, *Pool) {
 	r := NewRouter(log)
 	pool := r.NewPool(PoolOptions{Name: "test", Workers: 2, Queue: 1024})
 	r.Handle(echoCode, pool, func(req *Request) *Command {
@@ -28,10 +39,7 @@ func startEchoServer(t *testing.T, onClose func(*Channel)) *Server {
 		resp.Body = req.Cmd.Body
 		return resp
 	})
-	s := NewServer(ServerOptions{Addr: "127.0.0.1:0", Router: r, Logger: log, EventLoops: 2, OnClose: onClose})
-	require.NoError(t, s.Start())
-	t.Cleanup(func() { _ = s.Shutdown() })
-	return s
+	return r, pool
 }
 
 func newTestClient(t *testing.T) *Client {

@@ -29,7 +29,7 @@
 //
 //	main.go             the subcommand table and main
 //	flags.go            a subcommand's flag set, parsed and checked (exit status 2)
-//	load.go             the shared load runner and the flags every subcommand shares
+//	load.go             the shared load runner, the flags every subcommand shares, and produce's and grpc-produce's
 //	client.go           what produce and consume share: route lookup, heartbeat, client ids
 //	histogram.go        log-linear latency histogram (HdrHistogram-like)
 //	result.go           the JSON result line (benchLine) every tool prints last

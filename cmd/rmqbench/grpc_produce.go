@@ -45,45 +45,31 @@ const toolGrpc = "grpc"
 
 // grpcProduceFlags are rmqbench grpc-produce's options.
 type grpcProduceFlags struct {
-	proxy    string
-	topic    string
-	body     int
-	senders  int
-	conns    int
-	rate     float64
-	duration time.Duration
-	count    int64
-	timeout  time.Duration
-	progress time.Duration
+	sendFlags
+	proxy   string
+	topic   string
+	conns   int
+	timeout time.Duration
 }
 
 func (f *grpcProduceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.proxy, "proxy", "127.0.0.1:8081", "the proxy's gRPC address (plaintext)")
 	fs.StringVar(&f.topic, "t", "BenchmarkTest", "topic (must exist; NORMAL or no message.type)")
-	fs.IntVar(&f.body, "s", 128, "message body size in bytes")
-	fs.IntVar(&f.senders, "w", 64, "concurrent senders (each waits for its answer before the next send)")
+	f.sendFlags.register(fs)
 	fs.IntVar(&f.conns, "conns", 1, "clients, one gRPC connection and client id each (senders are spread over them)")
-	fs.Float64Var(&f.rate, "rate", 0, "messages per second in all (0 = as fast as the senders go)")
-	fs.DurationVar(&f.duration, "d", 30*time.Second, "how long to send (ignored when -count is set)")
-	fs.Int64Var(&f.count, "count", 0, "stop after this many sends")
 	fs.DurationVar(&f.timeout, "timeout", grpcRequestTimeout, "deadline of one send")
-	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval (0: none)")
 }
 
 func (f *grpcProduceFlags) validate() error {
 	switch {
-	case f.senders < 1 || f.conns < 1:
-		return errors.New("-w and -conns must be at least 1")
+	case f.conns < 1:
+		return errors.New("-conns must be at least 1")
 	case f.body < 1:
 		return errors.New("-s must be at least 1 (the proxy refuses empty bodies)")
-	case f.count <= 0 && f.duration <= 0:
-		return errors.New("give -d or -count")
-	case f.rate < 0:
-		return errors.New("-rate must not be negative")
 	case f.timeout <= 0:
 		return errors.New("-timeout must be positive")
 	}
-	return nil
+	return f.sendFlags.validate()
 }
 
 func runGrpcProduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -43,6 +43,39 @@ func (f *loadFlags) validate() error {
 	return nil
 }
 
+// sendFlags are the flags produce and grpc-produce share: the body, the
+// senders, how fast and for how long.
+type sendFlags struct {
+	body     int
+	senders  int
+	rate     float64
+	duration time.Duration
+	count    int64
+	progress time.Duration
+}
+
+func (f *sendFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.body, "s", 128, "message body size in bytes")
+	fs.IntVar(&f.senders, "w", 64, "concurrent senders (each waits for its answer before the next send)")
+	fs.Float64Var(&f.rate, "rate", 0, "messages per second in all (0 = as fast as the senders go)")
+	fs.DurationVar(&f.duration, "d", 30*time.Second, "how long to send (ignored when -count is set)")
+	fs.Int64Var(&f.count, "count", 0, "stop after this many sends")
+	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval (0: none)")
+}
+
+// validate checks them (the body's size is each subcommand's to check).
+func (f *sendFlags) validate() error {
+	switch {
+	case f.senders < 1:
+		return errors.New("-w must be at least 1")
+	case f.count <= 0 && f.duration <= 0:
+		return errors.New("give -d or -count")
+	case f.rate < 0:
+		return errors.New("-rate must not be negative")
+	}
+	return nil
+}
+
 // callFunc makes one request over c and returns the response code.
 type callFunc func(c *remoting.Client) (code int32, err error)
 

@@ -43,47 +43,33 @@ import (
 
 // produceFlags are rmqbench produce's options.
 type produceFlags struct {
-	namesrv  string
-	topic    string
-	group    string
-	body     int
-	senders  int
-	conns    int
-	rate     float64
-	duration time.Duration
-	count    int64
-	timeout  time.Duration
-	progress time.Duration
-	binary   bool
+	sendFlags
+	namesrv string
+	topic   string
+	group   string
+	conns   int
+	timeout time.Duration
+	binary  bool
 }
 
 func (f *produceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.namesrv, "n", "127.0.0.1:9876", "name server address (the first of a ';' list)")
 	fs.StringVar(&f.topic, "t", "BenchmarkTest", "topic")
 	fs.StringVar(&f.group, "g", "rmqbench_producer", "producer group")
-	fs.IntVar(&f.body, "s", 128, "message body size in bytes")
-	fs.IntVar(&f.senders, "w", 64, "concurrent senders (each waits for its answer before the next send)")
+	f.sendFlags.register(fs)
 	fs.IntVar(&f.conns, "c", 1, "connections per broker (senders are spread over them)")
-	fs.Float64Var(&f.rate, "rate", 0, "messages per second in all (0 = as fast as the senders go)")
-	fs.DurationVar(&f.duration, "d", 30*time.Second, "how long to send (ignored when -count is set)")
-	fs.Int64Var(&f.count, "count", 0, "stop after this many sends")
 	fs.DurationVar(&f.timeout, "timeout", 3*time.Second, "timeout of one send")
-	fs.DurationVar(&f.progress, "progress", 5*time.Second, "progress report interval (0: none)")
 	fs.BoolVar(&f.binary, "rocketmq-header", false, "send ROCKETMQ binary headers (as Java's benchmark tools do) instead of JSON")
 }
 
 func (f *produceFlags) validate() error {
 	switch {
-	case f.senders < 1 || f.conns < 1:
-		return errors.New("-w and -c must be at least 1")
+	case f.conns < 1:
+		return errors.New("-c must be at least 1")
 	case f.body < 0:
 		return errors.New("-s must not be negative")
-	case f.count <= 0 && f.duration <= 0:
-		return errors.New("give -d or -count")
-	case f.rate < 0:
-		return errors.New("-rate must not be negative")
 	}
-	return nil
+	return f.sendFlags.validate()
 }
 
 func runProduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {
