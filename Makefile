@@ -185,7 +185,9 @@ unit:
 # flight, there and back (about 100 s, in the run on ours only: it covers
 # both directions); the 5.x run on ours starts broker-a
 # with the proxy inside (PROXY=1) and adds the gRPC clients' tests
-# (rocketmq-client-java 5.0.8, tag grpc, and compat/gov5). Before them
+# (rocketmq-client-java 5.0.8, tag grpc, and compat/gov5); then our proxy
+# in cluster mode in front of our broker serves the 5.x remoting clients on
+# its remoting port (ProxyRemotingTest, about a minute). Before them
 # compat-store: the Java store code
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
 # by record; and compat-fastjson. Then the suites of servers set up apart
@@ -200,6 +202,7 @@ unit:
 compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java PROXY=1 $(SERVERS) sh compat/run-suite.sh 5
+	NAMESRV_IMPL=go BROKER_IMPL=go PROXY_IMPL=go COMPAT_CLIENTS="" $(SERVERS) sh compat/proxy-cluster-suite.sh -Dtest=ProxyRemotingTest
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/retention-suite.sh 4
@@ -386,8 +389,9 @@ compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java ACL2_STRATEGY=stateful sh compat/acl2-suite.sh
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-start-check.sh
 
-# The gRPC clients' tests (tag grpc: rocketmq-client-java 5.0.8's GrpcClientTest and
-# GrpcSimpleConsumerTest, and compat/gov5) through a proxy that is a server of its own in
+# The gRPC clients' tests (tag grpc: rocketmq-client-java 5.0.8's GrpcClientTest,
+# GrpcSimpleConsumerTest, ProxyRemotingTest (remoting clients on the proxy's remoting
+# port) ..., and compat/gov5) through a proxy that is a server of its own in
 # cluster mode (ref-servers.sh PROXY=cluster, compat/proxy-cluster-suite.sh), each proxy in
 # front of the other's broker: the Java 5.3.3 proxy (ProxyStartup -pm cluster) in front of our
 # name server and broker, then ours (bin/rmqgo-proxy -pm cluster) in front of our name server and

@@ -124,8 +124,8 @@
 # print "rocketmq-proxy startup successfully". It learns the brokers from
 # the name server, as a Java proxy does. env.sh has PROXY=cluster,
 # PROXY_IMPL and the same PROXY_PORT, PROXY_ADDR and PROXY_REMOTING_ADDR as
-# with PROXY=1 (rmqgo-proxy serves no remoting protocol: nothing listens on
-# PROXY_REMOTING_ADDR then). stop stops the proxy first; restart-broker
+# with PROXY=1 (the remoting port, which remoting clients may take for their
+# name server: ProxyRemotingTest). stop stops the proxy first; restart-broker
 # leaves it up (it finds the broker again through the name server).
 #
 # Other knobs: BOOT_TIMEOUT (seconds per server, 180), MVN (mvn),

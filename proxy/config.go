@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	jsoniter "github.com/json-iterator/go"
+
+	"github.com/rmqgo/rmqgo/conf"
 )
 
 // Modes (ProxyMode).
@@ -35,6 +37,13 @@ type Config struct {
 	ProxyMode           string `json:"proxyMode"`
 	GrpcServerPort      int    `json:"grpcServerPort"`
 	RemotingListenPort  int    `json:"remotingListenPort"`
+	// RemotingAccessAddr is the host routes of the remoting port name
+	// (remoting_route.go); "" is LocalServeAddr, the machine's address.
+	RemotingAccessAddr string `json:"remotingAccessAddr"`
+	LocalServeAddr     string `json:"localServeAddr"`
+	// EnableRemotingLocalProxyGrpc serves gRPC (HTTP/2) on the remoting
+	// port too.
+	EnableRemotingLocalProxyGrpc bool `json:"enableRemotingLocalProxyGrpc"`
 	// GrpcMaxInboundMessageSize bounds one request (130 MiB).
 	GrpcMaxInboundMessageSize int `json:"grpcMaxInboundMessageSize"`
 	// MaxMessageSize bounds a message body (4 MiB).
@@ -97,8 +106,9 @@ func DefaultConfig() Config {
 	return Config{
 		RocketMQClusterName: "DefaultCluster", ProxyClusterName: "DefaultCluster", ProxyName: host,
 		NamesrvAddr: os.Getenv("NAMESRV_ADDR"), ProxyMode: ModeCluster,
-		GrpcServerPort: 8081, RemotingListenPort: 8080,
-		GrpcMaxInboundMessageSize: 130 << 20, MaxMessageSize: 4 << 20, EnableMessageBodyEmptyCheck: true,
+		GrpcServerPort: 8081, RemotingListenPort: 8080, LocalServeAddr: conf.LocalAddressFromOS(),
+		EnableRemotingLocalProxyGrpc: true,
+		GrpcMaxInboundMessageSize:    130 << 20, MaxMessageSize: 4 << 20, EnableMessageBodyEmptyCheck: true,
 		MaxUserPropertySize: 16 << 10, UserPropertyMaxNum: 128, MaxMessageGroupSize: 64,
 		DefaultInvisibleTimeMills: 60_000, MinInvisibleTimeMillsForRecv: 10_000, MaxInvisibleTimeMills: 12 * 3600_000,
 		MaxDelayTimeMills: 24 * 3600_000, MaxTransactionRecoverySecond: 3600, EnableTopicMessageTypeCheck: true,

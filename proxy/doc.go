@@ -33,12 +33,18 @@
 //	relay.go      the broker's GET_CONSUMER_RUNNING_INFO and CONSUME_MESSAGE_DIRECTLY relayed to a client
 //	convert.go    a broker's message as a gRPC Message
 //	brokers.go    the name servers and brokers behind: routes, configs, calls (ttlCache)
+//	remoting_port.go     the remoting port (remotingListenPort): its codes, pools, the clients' registrations
+//	remoting_route.go    GET_ROUTEINFO_BY_TOPIC: every broker at this port
+//	remoting_forward.go  the messaging codes forwarded to the broker they name
+//	remoting_clients.go  the remoting clients' producer and consumer registrations
 //	apiv2/        the generated API (make proto)
 //
+// The remoting port serves remoting clients in cluster mode, as Java's
+// mqproxy does, and hands HTTP/2 connections to the gRPC server in both
+// modes (docs/reference/proxy-remoting.md is Java's behaviour).
+//
 // Not here yet (docs/reference/proxy.md says what Java does):
-//   - the remoting port (remotingListenPort, 8080, remoting and HTTP/2
-//     on one port): nothing listens there. Java's serves remoting clients
-//     in cluster mode; in local mode its route sends them to the gRPC port
-//     (docs/reference/proxy.md §1.6);
-//   - HeartbeatSyncer between cluster-mode proxies (§6.7).
+//   - HeartbeatSyncer between cluster-mode proxies (§6.7): each proxy
+//     knows only the consumers connected to it;
+//   - the HAProxy PROXY protocol header on the remoting port.
 package proxy

@@ -86,6 +86,16 @@ func (s *sniffListener) sniff(c net.Conn) {
 	}
 }
 
+// handOver serves a connection that another port found to be HTTP/2
+// (the remoting port's), already decrypted when it came over TLS.
+func (s *sniffListener) handOver(c net.Conn) {
+	select {
+	case s.ready <- c:
+	case <-s.done:
+		_ = c.Close()
+	}
+}
+
 func (s *sniffListener) Accept() (net.Conn, error) {
 	select {
 	case c := <-s.ready:

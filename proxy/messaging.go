@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/proxy/apiv2"
+	"github.com/rmqgo/rmqgo/remoting"
 )
 
 // messaging is the MessagingService.
@@ -45,16 +46,26 @@ type messaging struct {
 	// one is pending make one heartbeat.
 	hbKick chan struct{}
 	stop   chan struct{}
+	// remotingTxGroups and remotingCheck are the remoting port's
+	// transactional producers (remoting_port.go): their groups are
+	// heartbeated with the gRPC clients', and a check-back no gRPC client
+	// takes goes to one of them.
+	remotingTxGroups func() map[string][]string
+	remotingCheck    func(group, brokerName string, check *remoting.Command) bool
 }
 
 func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger, reg invoker, channels *clientChannels) *messaging {
-	m := &messaging{cfg: cfg, log: log, brokers: b, local: local, reg: reg, channels: channels,
+	return &messaging{cfg: cfg, log: log, brokers: b, local: local, reg: reg, channels: channels,
 		hbKick: make(chan struct{}, 1), stop: make(chan struct{})}
-	if !channels.perClient() {
+}
+
+// start runs the heartbeats of the clients' groups (unless each client
+// registers itself) and the renewal of receipt handles, until close.
+func (m *messaging) start() {
+	if !m.channels.perClient() {
 		go m.heartbeatLoop(m.stop)
 	}
 	go m.renewLoop(m.stop)
-	return m
 }
 
 func (m *messaging) close() { close(m.stop) }

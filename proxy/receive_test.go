@@ -33,6 +33,28 @@ import (
 // queues) and a local-mode proxy in front of it; it returns a client of
 // the proxy.
 func startLocalProxy(t *testing.T, topic string) apiv2.MessagingServiceClient {
+	nsAddr, b := startBroker(t, topic)
+	cfg := proxy.DefaultConfig()
+	cfg.GrpcServerPort, cfg.RemotingListenPort, cfg.NamesrvAddr = 0, 0, nsAddr
+	p, err := proxy.New(proxy.Options{Config: cfg, ListenHost: "127.0.0.1", Logger: zap.NewNop(),
+		Local: proxy.LocalBroker{Addr: b.Addr(), Name: "broker-a", Cluster: "DefaultCluster", IP: "127.0.0.1"}})
+	require.NoError(t, err)
+	p.Serve()
+	t.Cleanup(p.Close)
+	return grpcClient(t, p.Addr())
+}
+
+// grpcClient is a MessagingService client of addr.
+func grpcClient(t *testing.T, addr string) apiv2.MessagingServiceClient {
+	conn, err := grpc.NewClient("passthrough:///"+addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close() })
+	return apiv2.NewMessagingServiceClient(conn)
+}
+
+// startBroker runs a name server and a line-5 broker, broker-a, with
+// topic (4 queues); it returns the name server's address and the broker.
+func startBroker(t *testing.T, topic string) (string, *broker.Broker) {
 	o := namesrv.DefaultOptions()
 	o.ListenAddr, o.KVConfigPath, o.Logger = "127.0.0.1:0", filepath.Join(t.TempDir(), "kv.json"), zap.NewNop()
 	ns, err := namesrv.New(o)
@@ -60,17 +82,7 @@ func startLocalProxy(t *testing.T, topic string) apiv2.MessagingServiceClient {
 	require.NoError(t, err)
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
 
-	cfg := proxy.DefaultConfig()
-	cfg.GrpcServerPort, cfg.NamesrvAddr = 0, ns.Addr()
-	p, err := proxy.New(proxy.Options{Config: cfg, ListenHost: "127.0.0.1", Logger: zap.NewNop(),
-		Local: proxy.LocalBroker{Addr: b.Addr(), Name: "broker-a", Cluster: "DefaultCluster", IP: "127.0.0.1"}})
-	require.NoError(t, err)
-	p.Serve()
-	t.Cleanup(p.Close)
-	conn, err := grpc.NewClient("passthrough:///"+p.Addr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = conn.Close() })
-	return apiv2.NewMessagingServiceClient(conn)
+	return ns.Addr(), b
 }
 
 // clientCtx is a call of client id under parent.

@@ -107,7 +107,31 @@ type Server struct {
 	client    *remoting.Client
 	regClient *remoting.Client
 	svc       *messaging
+	remoting  *remotingPort
 }
+
+// openRemotingPort binds the remoting port (remoting_port.go), its HTTP/2
+// connections handed to the gRPC server, and hooks its transactional
+// producers into the heartbeats and check-backs.
+func (s *Server) openRemotingPort(o Options, b *brokers) error {
+	var http2 func(net.Conn)
+	if s.cfg.EnableRemotingLocalProxyGrpc {
+		http2 = s.lis.(*sniffListener).handOver
+	}
+	p, err := newRemotingPort(remotingPortOptions{cfg: s.cfg, log: o.Logger.Named("remoting"), brokers: b, forward: s.client,
+		host: o.ListenHost, tlsMode: o.TLSMode, tlsConfig: o.TLSConfig, http2: http2,
+		topicType: s.svc.topicMessageType, kickHeartbeat: s.svc.kickHeartbeat})
+	if err != nil {
+		return err
+	}
+	s.remoting = p
+	s.svc.remotingTxGroups = p.clients.transactionalGroups
+	s.svc.remotingCheck = p.relayCheck
+	return nil
+}
+
+// RemotingAddr is the bound address of the remoting port.
+func (s *Server) RemotingAddr() string { return s.remoting.Addr() }
 
 // New builds the proxy and binds its gRPC port.
 func New(o Options) (*Server, error) {
@@ -159,6 +183,13 @@ func New(o Options) (*Server, error) {
 	}
 	svc = newMessaging(cfg, b, o.Local, o.Logger, regClient, &clientChannels{ip: inProcess, router: router})
 	s.svc = svc
+	if err := s.openRemotingPort(o, b); err != nil {
+		_ = s.lis.Close()
+		client.Close()
+		regClient.Close()
+		return nil, fmt.Errorf("proxy: remoting port: %w", err)
+	}
+	svc.start()
 	p := pipeline{gate: gate}
 	s.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(cfg.GrpcMaxInboundMessageSize),
 		grpc.ReadBufferSize(connReadBuffer), grpc.NumStreamWorkers(streamWorkers),
@@ -181,10 +212,12 @@ func (s *Server) Serve() {
 		}
 	}()
 	s.log.Info("grpc server start", zap.String("addr", s.Addr()), zap.String("mode", s.cfg.ProxyMode))
+	s.log.Info("remoting server start", zap.String("addr", s.RemotingAddr()))
 }
 
 // Close stops serving: streams end, requests in flight finish.
 func (s *Server) Close() {
+	s.remoting.close()
 	s.grpc.Stop()
 	s.svc.close()
 	s.svc.channels.closeAll()

@@ -194,16 +194,27 @@ func (m *messaging) heartbeat() {
 	m.hbMu.Lock()
 	defer m.hbMu.Unlock()
 	producers, consumers := m.streams.groups()
-	m.unregisterGone(producers, consumers)
-	if len(producers) == 0 && len(consumers) == 0 {
+	producerTopics := map[string][]string{}
+	for g := range producers {
+		producerTopics[g] = []string{g} // a gRPC producer's group is its topic
+	}
+	if m.remotingTxGroups != nil {
+		for g, ts := range m.remotingTxGroups() {
+			producerTopics[g] = append(producerTopics[g], ts...)
+		}
+	}
+	m.unregisterGone(producerTopics, consumers)
+	if len(producerTopics) == 0 && len(consumers) == 0 {
 		return
 	}
 	hb := protocol.HeartbeatData{ClientID: proxyClientID(m.local.IP), ProducerDataSet: []protocol.ProducerData{},
 		ConsumerDataSet: []protocol.ConsumerData{}}
 	topics := map[string]bool{}
-	for g := range producers {
+	for g, ts := range producerTopics {
 		hb.ProducerDataSet = append(hb.ProducerDataSet, protocol.ProducerData{GroupName: g})
-		topics[g] = true
+		for _, t := range ts {
+			topics[t] = true
+		}
 	}
 	for g, subs := range consumers {
 		cd := protocol.ConsumerData{GroupName: g, ConsumeType: "CONSUME_POP", MessageModel: "CLUSTERING",
@@ -229,7 +240,7 @@ func (m *messaging) heartbeat() {
 
 // unregisterGone records this heartbeat's groups and sends
 // UNREGISTER_CLIENT for those no client has any more.
-func (m *messaging) unregisterGone(producers map[string]bool, consumers map[string][]*apiv2.SubscriptionEntry) {
+func (m *messaging) unregisterGone(producers map[string][]string, consumers map[string][]*apiv2.SubscriptionEntry) {
 	at := func(topics []string) []string {
 		set := map[string]bool{}
 		for _, t := range topics {
@@ -238,8 +249,8 @@ func (m *messaging) unregisterGone(producers map[string]bool, consumers map[stri
 		return m.brokerAddrs(set)
 	}
 	p, c := map[string][]string{}, map[string][]string{}
-	for g := range producers {
-		p[g] = at([]string{g})
+	for g, topics := range producers {
+		p[g] = at(topics)
 	}
 	for g, subs := range consumers {
 		var topics []string

@@ -60,6 +60,7 @@ func TestClientsStartingInABurstMakeFewSmallHeartbeats(t *testing.T) {
 	rec := &heartbeatRecorder{}
 	local := LocalBroker{Addr: "127.0.0.1:10911", Name: "broker-a", Cluster: "DefaultCluster", IP: "127.0.0.1"}
 	m := newMessaging(DefaultConfig(), newBrokers(rec, func() []string { return nil }, local), local, zap.NewNop(), rec, &clientChannels{})
+	m.start()
 	t.Cleanup(m.close)
 	time.Sleep(50 * time.Millisecond) // the loop's first heartbeat: no group, nothing sent
 

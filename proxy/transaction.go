@@ -146,7 +146,7 @@ func (m *messaging) checkTransactionState(req *remoting.Request) *remoting.Comma
 	if cs := m.streams.get(clientOfChannel(req.Ch)); cs != nil && cs.send(cmd) == nil {
 		return nil // the client the broker chose, on its own connection
 	}
-	if !m.streams.sendToGroup(group, cmd) {
+	if !m.streams.sendToGroup(group, cmd) && (m.remotingCheck == nil || !m.remotingCheck(group, brokerName, req.Cmd)) {
 		m.log.Warn("check transaction: no client of the producer group", zap.String("group", group))
 	}
 	return nil

@@ -40,6 +40,7 @@
 //	hygiene.go          idle connections, frame and outbound bounds per connection
 //	tls.go              TLSMode and the self-signed certificate of test mode
 //	server_tls.go       TLS connections: sniffed, then served off gnet with crypto/tls
+//	server_http2.go     HTTP/2 connections on a remoting port, handed to ServerOptions.HTTP2
 //	stream_writer.go    the writer goroutine of a TLS connection (served off gnet)
 //	client.go           Client: outbound connections, one per address
 //	inprocess.go        InProcess: a server of the same process reached without a socket

@@ -54,6 +54,11 @@ type ServerOptions struct {
 	// TLSConfig serves TLS connections in permissive and enforcing
 	// modes; nil closes them, as Java does without an SSL context.
 	TLSConfig *tls.Config
+	// HTTP2, when set, is given the connections that speak HTTP/2 rather
+	// than remoting: the proxy's remoting port passes them to its gRPC
+	// server (server_http2.go). For TLS ones, TLSConfig must offer ALPN
+	// "h2".
+	HTTP2 func(net.Conn)
 }
 
 // Server accepts remoting connections with gnet. The event loop only decodes

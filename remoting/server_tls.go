@@ -69,21 +69,31 @@ const tlsReadBuffer = 64 << 10
 
 // sniff decides, on a connection's first bytes, whether it stays on the
 // plaintext path: it reports the action and true when the connection
-// leaves it (handed over to TLS, or closed), false when there is nothing
-// to look at yet or the connection is plaintext and allowed.
+// leaves it (handed over to TLS or HTTP/2, or closed) or must wait for
+// more bytes, false when there is nothing to look at yet or the connection
+// is plaintext remoting and allowed.
 func (s *Server) sniff(c gnet.Conn, sc *serverConn) (gnet.Action, bool) {
 	first, err := c.Peek(1)
 	if err != nil {
 		return gnet.None, false
 	}
-	sc.sniffed = true
 	if first[0] == tlsHandshakeByte {
+		sc.sniffed = true
 		return s.takeTLS(c, sc), true
 	}
 	if s.opts.TLSMode == TLSEnforcing {
+		sc.sniffed = true
 		s.log.Warn("Clients intend to establish an insecure connection while this server is running in SSL enforcing mode",
 			zap.String("remote", sc.ch.remote))
 		return gnet.Close, true
+	}
+	take, wait := s.sniffHTTP2(c)
+	if wait {
+		return gnet.None, true
+	}
+	sc.sniffed = true
+	if take {
+		return s.takeHTTP2(c, sc), true
 	}
 	return gnet.None, false
 }
@@ -125,6 +135,12 @@ func (s *Server) serveTLS(fd int, hello []byte, ch *Channel) {
 	if err != nil {
 		s.log.Warn("TLS handshake failed", zap.String("remote", ch.remote), zap.Error(err))
 		s.closed(ch, err)
+		return
+	}
+	if s.negotiatedHTTP2(c) {
+		s.tls.untrack(c)
+		s.closed(ch, nil)
+		s.opts.HTTP2(c.tc)
 		return
 	}
 	s.tls.wg.Add(1)

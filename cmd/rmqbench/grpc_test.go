@@ -35,7 +35,7 @@ func stored(t *testing.T, addr, topic string, queues int) int64 {
 // startProxy runs a local-mode proxy in front of b on a free port.
 func startProxy(t *testing.T, nsAddr string, b *testBroker) string {
 	cfg := proxy.DefaultConfig()
-	cfg.GrpcServerPort, cfg.NamesrvAddr = 0, nsAddr
+	cfg.GrpcServerPort, cfg.RemotingListenPort, cfg.NamesrvAddr = 0, 0, nsAddr
 	p, err := proxy.New(proxy.Options{Config: cfg, ListenHost: "127.0.0.1", Logger: zap.NewNop(),
 		Local: proxy.LocalBroker{Addr: b.Addr(), Name: "broker-a", Cluster: "DefaultCluster", IP: "127.0.0.1"}})
 	require.NoError(t, err)
