@@ -96,7 +96,7 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 # (make build puts them in bin/): passed to every target that starts them.
 SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_PROXY_BIN=$(CURDIR)/$(BIN)/rmqgo-proxy RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves bench-grpc
+.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-proxy-pair compat-proxy-pair-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves bench-grpc
 
 all: build
 
@@ -187,7 +187,8 @@ unit:
 # with the proxy inside (PROXY=1) and adds the gRPC clients' tests
 # (rocketmq-client-java 5.0.8, tag grpc, and compat/gov5); then our proxy
 # in cluster mode in front of our broker serves the 5.x remoting clients on
-# its remoting port (ProxyRemotingTest, about a minute). Before them
+# its remoting port (ProxyRemotingTest, about a minute), and two of our
+# proxies share a group's consumers (ProxyPairTest, about a minute). Before them
 # compat-store: the Java store code
 # (rocketmq-store 4.9.7 and 5.3.3) reads a store this project wrote, record
 # by record; and compat-fastjson. Then the suites of servers set up apart
@@ -203,6 +204,7 @@ compat: build compat-store compat-fastjson
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java $(SERVERS) sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=go COMPAT_HANDOVER_IMPL=java PROXY=1 $(SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go PROXY_IMPL=go COMPAT_CLIENTS="" $(SERVERS) sh compat/proxy-cluster-suite.sh -Dtest=ProxyRemotingTest
+	PROXY_IMPL=go PROXY2_IMPL=go $(SERVERS) sh compat/proxy-pair-suite.sh
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 4
 	NAMESRV_IMPL=go BROKER_IMPL=java COMPAT_HANDOVER_IMPL=go $(SERVERS) sh compat/run-suite.sh 5
 	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/retention-suite.sh 4
@@ -402,6 +404,17 @@ compat-proxy-cluster: build
 
 compat-proxy-cluster-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java PROXY_IMPL=java sh compat/proxy-cluster-suite.sh
+
+# Two cluster-mode proxies side by side sharing their consumers (HeartbeatSyncer;
+# compat/proxy-pair-suite.sh, ProxyPairTest): the Java 5.3.3 proxy beside ours in front of our
+# broker, then ours beside Java's in front of the Java broker; -reference: two Java proxies and
+# the Java servers. About 2 minutes each. make compat runs two of ours.
+compat-proxy-pair: build
+	PROXY_IMPL=java PROXY2_IMPL=go $(SERVERS) sh compat/proxy-pair-suite.sh
+	NAMESRV_IMPL=java BROKER_IMPL=java PROXY_IMPL=go PROXY2_IMPL=java $(SERVERS) sh compat/proxy-pair-suite.sh
+
+compat-proxy-pair-reference:
+	NAMESRV_IMPL=java BROKER_IMPL=java PROXY_IMPL=java PROXY2_IMPL=java sh compat/proxy-pair-suite.sh
 
 # mqadmin 5.3.3's ACL 2.0 commands (createUser ... listAcl) and refused calls
 # against the Java 5.3.3 servers and ours (compat/mqadmin-compare.sh --acl2,

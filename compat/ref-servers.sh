@@ -127,6 +127,10 @@
 # with PROXY=1 (the remoting port, which remoting clients may take for their
 # name server: ProxyRemotingTest). stop stops the proxy first; restart-broker
 # leaves it up (it finds the broker again through the name server).
+# PROXY2_IMPL=java|go (with PROXY=cluster) starts a second proxy beside it,
+# in RUN_DIR/proxy2 on PROXY2_PORT (first choice PROXY_PORT+10) and the next
+# port: env.sh then has PROXY2_IMPL, PROXY2_ADDR and PROXY2_REMOTING_ADDR
+# (the proxies share their consumers: ProxyPairTest, proxy-pair-suite.sh).
 #
 # Other knobs: BOOT_TIMEOUT (seconds per server, 180), MVN (mvn),
 # REF_VERSION_4 (4.9.7), REF_VERSION_5 (5.3.3),
@@ -350,8 +354,10 @@ has_proxy() {
   [ "$PROXY" = 1 ] && [ "$1" = broker-a ]
 }
 
-# write_proxy_conf DIR local|cluster: DIR/rmq-proxy.json, the proxy's config (ProxyConfig's keys).
+# write_proxy_conf DIR local|cluster [PORT]: DIR/rmq-proxy.json, the proxy's config (ProxyConfig's
+# keys), gRPC on PORT (default PROXY_PORT) and remoting on PORT+1.
 write_proxy_conf() {
+  port=${3:-$PROXY_PORT}
   {
     echo "{"
     echo "  \"rocketMQClusterName\": \"$CLUSTER_NAME\","
@@ -360,8 +366,8 @@ write_proxy_conf() {
     if [ -n "${PROXY_CONF_EXTRA:-}" ]; then
       printf '%s,\n' "$PROXY_CONF_EXTRA"
     fi
-    echo "  \"grpcServerPort\": $PROXY_PORT,"
-    echo "  \"remotingListenPort\": $((PROXY_PORT + 1))"
+    echo "  \"grpcServerPort\": $port,"
+    echo "  \"remotingListenPort\": $((port + 1))"
     echo "}"
   } >"$1/rmq-proxy.json"
 }
@@ -421,22 +427,36 @@ spawn_broker_proxy() {
 # rmq-proxy.json` runs it (ProxyStartup, cluster mode; -pm says so too);
 # ours (rmqgo-proxy, bin/mqproxy's binary) gets the same arguments. Waits
 # for its boot line.
+# start_proxy [NAME IMPL PORT]: the same for a proxy of IMPL in RUN_DIR/NAME
+# on PORT (default: proxy, PROXY_IMPL, PROXY_PORT; proxy2 is PROXY2_IMPL's).
 start_proxy() {
-  dir=$RUN_DIR/proxy
+  pname=${1:-proxy}
+  pimpl=${2:-$PROXY_IMPL}
+  dir=$RUN_DIR/$pname
   mkdir -p "$dir"
-  write_proxy_conf "$dir" cluster
-  case $PROXY_IMPL in
+  write_proxy_conf "$dir" cluster "${3:-$PROXY_PORT}"
+  case $pimpl in
     java)
+      # The Java proxy exits at start when the name server does not route
+      # the cluster's topic yet (HeartbeatSyncer's topic, made on the
+      # cluster's brokers): the broker's first registration can come after
+      # its boot line. It is started again then, up to 10 times.
+      tries=1
       # shellcheck disable=SC2086
-      launch proxy "$dir" "rocketmq-proxy startup successfully" \
+      until launch "$pname" "$dir" "rocketmq-proxy startup successfully" \
         env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
         java $PROXY_JAVA_HEAP $JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
         -Drmq.logback.configurationFile=rmq.proxy.logback.xml \
         -cp "$(cat "$PROXY_CP")" org.apache.rocketmq.proxy.ProxyStartup \
-        -pc "$dir/rmq-proxy.json" -pm cluster
+        -pc "$dir/rmq-proxy.json" -pm cluster; do
+        grep -q 'create system broadcast topic' "$dir/stdout.log" && [ $tries -lt 10 ] || return 1
+        log "$pname: the name server does not route the cluster yet; starting the Java proxy again"
+        tries=$((tries + 1))
+        sleep 2
+      done
       ;;
     go)
-      launch proxy "$dir" "rocketmq-proxy startup successfully" \
+      launch "$pname" "$dir" "rocketmq-proxy startup successfully" \
         env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE="$LINE" \
         "$RMQGO_PROXY_BIN" -pc "$dir/rmq-proxy.json" -pm cluster
       ;;
@@ -513,9 +533,9 @@ reap_one() {
 
 stop_all() {
   [ -d "$RUN_DIR" ] || return 0
-  # The proxy of PROXY=cluster first, while the brokers it talks to are up.
-  signal_one "$RUN_DIR/proxy"
-  reap_one "$RUN_DIR/proxy"
+  # The proxies of PROXY=cluster first, while the brokers they talk to are up.
+  for d in "$RUN_DIR"/proxy "$RUN_DIR"/proxy2; do [ -d "$d" ] && signal_one "$d"; done
+  for d in "$RUN_DIR"/proxy "$RUN_DIR"/proxy2; do [ -d "$d" ] && reap_one "$d"; done
   # Brokers next (all at once), so that they unregister from a live name server.
   for d in "$RUN_DIR"/broker-*; do [ -d "$d" ] && signal_one "$d"; done
   for d in "$RUN_DIR"/broker-*; do [ -d "$d" ] && reap_one "$d"; done
@@ -525,7 +545,7 @@ stop_all() {
 }
 
 status_all() {
-  for d in "$RUN_DIR"/namesrv "$RUN_DIR"/broker-* "$RUN_DIR"/proxy; do
+  for d in "$RUN_DIR"/namesrv "$RUN_DIR"/broker-* "$RUN_DIR"/proxy "$RUN_DIR"/proxy2; do
     [ -f "$d/pid" ] || continue
     pid=$(cat "$d/pid")
     if is_ours "$pid" "$d"; then echo "$(basename "$d"): running, pid $pid"; else echo "$(basename "$d"): not running"; fi
@@ -607,7 +627,8 @@ start_all() {
   if [ "$NAMESRV_IMPL" = java ] || [ "$BROKER_IMPL" = java ] || { [ "$COMPAT_SLAVE" = 1 ] && [ "$SLAVE_IMPL" = java ]; }; then
     SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1
   fi
-  if { [ "$PROXY" = 1 ] && [ "$BROKER_IMPL" = java ]; } || { [ "$PROXY" = cluster ] && [ "$PROXY_IMPL" = java ]; }; then
+  if { [ "$PROXY" = 1 ] && [ "$BROKER_IMPL" = java ]; } || { [ "$PROXY" = cluster ] && [ "$PROXY_IMPL" = java ]; } ||
+    [ "${PROXY2_IMPL:-}" = java ]; then
     PROXY_CP=$(server_classpath "$SERVER_VERSION" proxy) || exit 1
   fi
 
@@ -622,6 +643,10 @@ start_all() {
   if [ "$PROXY" != 0 ]; then
     # grpcServerPort, and remotingListenPort next to it
     pick PROXY_PORT "${PROXY_PORT:-26081}" 0 1
+  fi
+  if [ -n "${PROXY2_IMPL:-}" ]; then
+    [ "$PROXY" = cluster ] || die "PROXY2_IMPL needs PROXY=cluster"
+    pick PROXY2_PORT "${PROXY2_PORT:-$((PROXY_PORT + 10))}" 0 1
   fi
 
   log "name server: $(impl_desc "$NAMESRV_IMPL") on 127.0.0.1:$NAMESRV_PORT; brokers: $(impl_desc "$BROKER_IMPL")"
@@ -646,6 +671,10 @@ start_all() {
   fi
   if [ "$PROXY" = cluster ]; then
     start_proxy || { stop_all; exit 1; }
+  fi
+  if [ -n "${PROXY2_IMPL:-}" ]; then
+    log "a second proxy (cluster mode): $(impl_desc "$PROXY2_IMPL"), gRPC on 127.0.0.1:$PROXY2_PORT, remoting proxy on $((PROXY2_PORT + 1))"
+    start_proxy proxy2 "$PROXY2_IMPL" "$PROXY2_PORT" || { stop_all; exit 1; }
   fi
 
   {
@@ -678,6 +707,11 @@ start_all() {
       echo "PROXY_PORT=$PROXY_PORT; export PROXY_PORT"
       echo "PROXY_ADDR=127.0.0.1:$PROXY_PORT; export PROXY_ADDR"
       echo "PROXY_REMOTING_ADDR=127.0.0.1:$((PROXY_PORT + 1)); export PROXY_REMOTING_ADDR"
+    fi
+    if [ -n "${PROXY2_IMPL:-}" ]; then
+      echo "PROXY2_IMPL=$PROXY2_IMPL; export PROXY2_IMPL"
+      echo "PROXY2_ADDR=127.0.0.1:$PROXY2_PORT; export PROXY2_ADDR"
+      echo "PROXY2_REMOTING_ADDR=127.0.0.1:$((PROXY2_PORT + 1)); export PROXY2_REMOTING_ADDR"
     fi
     if [ -n "${PLAIN_ACL_FILE:-}" ]; then
       echo "BROKER_PLAIN_ACL_FILE=$ROCKETMQ_HOME_DIR/conf/plain_acl.yml; export BROKER_PLAIN_ACL_FILE"

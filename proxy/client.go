@@ -170,6 +170,9 @@ func (m *messaging) Heartbeat(ctx context.Context, req *apiv2.HeartbeatRequest) 
 	}
 	if v, ok := m.settings.Load(c.id); ok {
 		m.registerClient(c, v.(*apiv2.Settings))
+		if m.syncer != nil {
+			m.syncer.syncGrpcConsumer(syncRegister, c, m.grpcLocalAddr, v.(*apiv2.Settings))
+		}
 	}
 	return &apiv2.HeartbeatResponse{Status: statusOK()}, nil
 }
@@ -182,6 +185,9 @@ func (m *messaging) NotifyClientTermination(ctx context.Context, req *apiv2.Noti
 		return &apiv2.NotifyClientTerminationResponse{Status: status(apiv2.Code_UNRECOGNIZED_CLIENT_TYPE, "cannot find client settings for this client")}, nil
 	}
 	m.log.Debug("client terminated", zap.String("clientId", c.id), zap.String("type", v.(*apiv2.Settings).GetClientType().String()))
+	if m.syncer != nil {
+		m.syncer.syncGrpcConsumer(syncUnregister, c, m.grpcLocalAddr, v.(*apiv2.Settings))
+	}
 	m.channels.close(c.id)
 	return &apiv2.NotifyClientTerminationResponse{Status: statusOK()}, nil
 }

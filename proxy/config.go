@@ -44,6 +44,11 @@ type Config struct {
 	// EnableRemotingLocalProxyGrpc serves gRPC (HTTP/2) on the remoting
 	// port too.
 	EnableRemotingLocalProxyGrpc bool `json:"enableRemotingLocalProxyGrpc"`
+	// The topic cluster-mode proxies share their consumers on
+	// (heartbeat_syncer.go); the cluster "" is RocketMQClusterName.
+	HeartbeatSyncerTopicName               string `json:"heartbeatSyncerTopicName"`
+	HeartbeatSyncerTopicClusterName        string `json:"heartbeatSyncerTopicClusterName"`
+	HeartbeatSyncerThreadPoolQueueCapacity int    `json:"heartbeatSyncerThreadPoolQueueCapacity"`
 	// GrpcMaxInboundMessageSize bounds one request (130 MiB).
 	GrpcMaxInboundMessageSize int `json:"grpcMaxInboundMessageSize"`
 	// MaxMessageSize bounds a message body (4 MiB).
@@ -107,8 +112,9 @@ func DefaultConfig() Config {
 		RocketMQClusterName: "DefaultCluster", ProxyClusterName: "DefaultCluster", ProxyName: host,
 		NamesrvAddr: os.Getenv("NAMESRV_ADDR"), ProxyMode: ModeCluster,
 		GrpcServerPort: 8081, RemotingListenPort: 8080, LocalServeAddr: conf.LocalAddressFromOS(),
-		EnableRemotingLocalProxyGrpc: true,
-		GrpcMaxInboundMessageSize:    130 << 20, MaxMessageSize: 4 << 20, EnableMessageBodyEmptyCheck: true,
+		EnableRemotingLocalProxyGrpc: true, HeartbeatSyncerTopicName: "DefaultHeartBeatSyncerTopic",
+		HeartbeatSyncerThreadPoolQueueCapacity: 100,
+		GrpcMaxInboundMessageSize:              130 << 20, MaxMessageSize: 4 << 20, EnableMessageBodyEmptyCheck: true,
 		MaxUserPropertySize: 16 << 10, UserPropertyMaxNum: 128, MaxMessageGroupSize: 64,
 		DefaultInvisibleTimeMills: 60_000, MinInvisibleTimeMillsForRecv: 10_000, MaxInvisibleTimeMills: 12 * 3600_000,
 		MaxDelayTimeMills: 24 * 3600_000, MaxTransactionRecoverySecond: 3600, EnableTopicMessageTypeCheck: true,

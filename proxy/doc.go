@@ -37,14 +37,14 @@
 //	remoting_route.go    GET_ROUTEINFO_BY_TOPIC: every broker at this port
 //	remoting_forward.go  the messaging codes forwarded to the broker they name
 //	remoting_clients.go  the remoting clients' producer and consumer registrations
+//	heartbeat_syncer.go  HeartbeatSyncer: the consumers shared between cluster-mode proxies
+//	heartbeat_sync_clients.go  what it carries: this proxy's consumers out, the others' in
 //	apiv2/        the generated API (make proto)
 //
 // The remoting port serves remoting clients in cluster mode, as Java's
 // mqproxy does, and hands HTTP/2 connections to the gRPC server in both
 // modes (docs/reference/proxy-remoting.md is Java's behaviour).
 //
-// Not here yet (docs/reference/proxy.md says what Java does):
-//   - HeartbeatSyncer between cluster-mode proxies (§6.7): each proxy
-//     knows only the consumers connected to it;
-//   - the HAProxy PROXY protocol header on the remoting port.
+// Not here yet (docs/reference/proxy-remoting.md says what Java does):
+//   - the HAProxy PROXY protocol header on the remoting port (§1.2).
 package proxy

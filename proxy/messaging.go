@@ -52,6 +52,10 @@ type messaging struct {
 	// takes goes to one of them.
 	remotingTxGroups func() map[string][]string
 	remotingCheck    func(group, brokerName string, check *remoting.Command) bool
+	// syncer shares the gRPC consumers with other proxies (cluster
+	// mode); grpcLocalAddr is the gRPC port's address it names.
+	syncer        *heartbeatSyncer
+	grpcLocalAddr string
 }
 
 func newMessaging(cfg Config, b *brokers, local LocalBroker, log *zap.Logger, reg invoker, channels *clientChannels) *messaging {

@@ -2,7 +2,8 @@ package proxy
 
 // The remoting port's clients (cluster mode's proxy-local ProducerManager
 // and ConsumerManager, RemotingChannelManager): who heartbeated which
-// group on which connection. Nothing of it reaches the brokers (they never
+// group on which connection, and the consumers other proxies told of
+// (heartbeat_syncer.go), kept under their remote channel's id. Nothing of it reaches the brokers (they never
 // see a remoting client behind the proxy, as with Java's proxy): it answers
 // GET_CONSUMER_LIST_BY_GROUP and GET_CONSUMER_CONNECTION_LIST, fills in a
 // pull's subscription, and finds a producer for a transaction check-back.
@@ -13,6 +14,7 @@ package proxy
 
 import (
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -24,13 +26,15 @@ import (
 // heartbeat (ProxyConfig.channelExpiredTimeout).
 const channelExpiredTimeout = 120 * time.Second
 
-// remotingClient is one group's registration on one connection.
+// remotingClient is one group's registration on one connection: ch is
+// nil for a consumer of another proxy, whose connection is remoteAddr.
 type remotingClient struct {
-	ch       *remoting.Channel
-	clientID string
-	language string
-	version  int32
-	seen     time.Time
+	ch         *remoting.Channel
+	remoteAddr string
+	clientID   string
+	language   string
+	version    int32
+	seen       time.Time
 	// consumers only
 	consumer protocol.ConsumerData
 }
@@ -38,8 +42,8 @@ type remotingClient struct {
 // remotingClients holds the registrations by group.
 type remotingClients struct {
 	mu        sync.Mutex
-	producers map[string]map[*remoting.Channel]*remotingClient
-	consumers map[string]map[*remoting.Channel]*remotingClient
+	producers map[string]map[string]*remotingClient // group -> clientKey -> registration
+	consumers map[string]map[string]*remotingClient
 	// txTopics are the topics each producer group sent a transactional
 	// half message to: the groups the proxy heartbeats to those topics'
 	// brokers, so that their check-backs come to it.
@@ -48,32 +52,49 @@ type remotingClients struct {
 }
 
 func newRemotingClients() *remotingClients {
-	return &remotingClients{producers: map[string]map[*remoting.Channel]*remotingClient{},
-		consumers: map[string]map[*remoting.Channel]*remotingClient{}, txTopics: map[string]map[string]bool{}}
+	return &remotingClients{producers: map[string]map[string]*remotingClient{},
+		consumers: map[string]map[string]*remotingClient{}, txTopics: map[string]map[string]bool{}}
 }
+
+// clientKey is a registration's key in its group: its connection, or the
+// remote channel's id.
+func clientKey(ch *remoting.Channel) string { return "local@" + strconv.FormatUint(ch.ID(), 10) }
 
 // heartbeat registers every group of a HEART_BEAT on its connection.
 func (r *remotingClients) heartbeat(req *remoting.Request, hb *protocol.HeartbeatData, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	base := remotingClient{ch: req.Ch, clientID: hb.ClientID, language: req.Cmd.Language.String(),
-		version: req.Cmd.Version, seen: now}
+	base := remotingClient{ch: req.Ch, remoteAddr: req.Ch.RemoteAddr(), clientID: hb.ClientID,
+		language: req.Cmd.Language.String(), version: req.Cmd.Version, seen: now}
+	key := clientKey(req.Ch)
 	for _, p := range hb.ProducerDataSet {
 		c := base
-		putClient(r.producers, p.GroupName, &c)
+		putClient(r.producers, p.GroupName, key, &c)
 	}
 	for _, cd := range hb.ConsumerDataSet {
 		c := base
 		c.consumer = cd
-		putClient(r.consumers, cd.GroupName, &c)
+		putClient(r.consumers, cd.GroupName, key, &c)
 	}
 }
 
-func putClient(m map[string]map[*remoting.Channel]*remotingClient, group string, c *remotingClient) {
-	if m[group] == nil {
-		m[group] = map[*remoting.Channel]*remotingClient{}
+// putRemote registers, or with register false unregisters, a consumer of
+// another proxy under its remote channel's id.
+func (r *remotingClients) putRemote(id string, c *remotingClient, register bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if register {
+		putClient(r.consumers, c.consumer.GroupName, id, c)
+		return
 	}
-	m[group][c.ch] = c
+	r.dropLocked(false, c.consumer.GroupName, id)
+}
+
+func putClient(m map[string]map[string]*remotingClient, group, key string, c *remotingClient) {
+	if m[group] == nil {
+		m[group] = map[string]*remotingClient{}
+	}
+	m[group][key] = c
 }
 
 // unregister drops a connection's registration of the named groups ("" none).
@@ -81,21 +102,21 @@ func (r *remotingClients) unregister(ch *remoting.Channel, producerGroup, consum
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if producerGroup != "" {
-		r.dropLocked(true, producerGroup, ch)
+		r.dropLocked(true, producerGroup, clientKey(ch))
 	}
 	if consumerGroup != "" {
-		r.dropLocked(false, consumerGroup, ch)
+		r.dropLocked(false, consumerGroup, clientKey(ch))
 	}
 }
 
 // dropLocked removes one registration; a producer group left without one
 // is no longer heartbeated for its transactions (GROUP_UNREGISTER).
-func (r *remotingClients) dropLocked(producers bool, group string, ch *remoting.Channel) {
+func (r *remotingClients) dropLocked(producers bool, group, key string) {
 	m := r.consumers
 	if producers {
 		m = r.producers
 	}
-	delete(m[group], ch)
+	delete(m[group], key)
 	if len(m[group]) == 0 {
 		delete(m, group)
 		if producers {
@@ -108,11 +129,12 @@ func (r *remotingClients) dropLocked(producers bool, group string, ch *remoting.
 func (r *remotingClients) closed(ch *remoting.Channel) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	key := clientKey(ch)
 	for g := range r.producers {
-		r.dropLocked(true, g, ch)
+		r.dropLocked(true, g, key)
 	}
 	for g := range r.consumers {
-		r.dropLocked(false, g, ch)
+		r.dropLocked(false, g, key)
 	}
 }
 
@@ -127,11 +149,13 @@ func (r *remotingClients) expire(now time.Time) []*remoting.Channel {
 		if producers {
 			m = r.producers
 		}
-		for g, byCh := range m {
-			for ch, c := range byCh {
+		for g, byKey := range m {
+			for key, c := range byKey {
 				if now.Sub(c.seen) > channelExpiredTimeout {
-					r.dropLocked(producers, g, ch)
-					stale = append(stale, ch)
+					r.dropLocked(producers, g, key)
+					if c.ch != nil {
+						stale = append(stale, c.ch)
+					}
 				}
 			}
 		}
@@ -169,7 +193,7 @@ func (r *remotingClients) consumerConnection(group string) (*protocol.ConsumerCo
 	var newest time.Time
 	for _, c := range byCh {
 		cc.ConnectionSet = append(cc.ConnectionSet, protocol.Connection{ClientID: c.clientID,
-			ClientAddr: c.ch.RemoteAddr(), Language: c.language, Version: c.version})
+			ClientAddr: c.remoteAddr, Language: c.language, Version: c.version})
 		if !c.seen.Before(newest) {
 			newest = c.seen
 			cc.ConsumeType, cc.MessageModel, cc.ConsumeFromWhere = c.consumer.ConsumeType, c.consumer.MessageModel, c.consumer.ConsumeFromWhere
@@ -234,11 +258,11 @@ func (r *remotingClients) transactionalGroups() map[string][]string {
 // producerOf is a connection of a producer group, in turn over them.
 func (r *remotingClients) producerOf(group string) *remoting.Channel {
 	r.mu.Lock()
-	byCh := r.producers[group]
-	chs := make([]*remoting.Channel, 0, len(byCh))
-	for ch := range byCh {
-		if !ch.Closed() {
-			chs = append(chs, ch)
+	byKey := r.producers[group]
+	chs := make([]*remoting.Channel, 0, len(byKey))
+	for _, c := range byKey {
+		if c.ch != nil && !c.ch.Closed() {
+			chs = append(chs, c.ch)
 		}
 	}
 	r.mu.Unlock()

@@ -43,8 +43,10 @@ package proxy
 //     SYSTEM_ERROR "no consumer for this group, <g>"; Java's is an NPE;
 //   - requests are served on bounded pools per family (Java 5.3.3 runs
 //     every request on a 4-thread executor).
-//   - no HAProxy PROXY protocol header is read, and no HeartbeatSyncer
-//     shares the consumers with other proxies.
+//   - no HAProxy PROXY protocol header is read.
+//
+// In cluster mode the consumers registered here are shared with the other
+// proxies of the cluster, and theirs kept here (heartbeat_syncer.go).
 
 import (
 	"crypto/tls"
@@ -78,9 +80,11 @@ type remotingPort struct {
 	accessHost    string
 	topicType     func(topic string) string
 	kickHeartbeat func()
-	server     *remoting.Server
-	stop       chan struct{}
-	done       sync.WaitGroup
+	server        *remoting.Server
+	// syncer shares the consumers with other proxies (cluster mode).
+	syncer *heartbeatSyncer
+	stop   chan struct{}
+	done   sync.WaitGroup
 }
 
 // remotingPortOptions are what the port is built from.
@@ -219,6 +223,10 @@ func (p *remotingPort) heartbeat(req *remoting.Request) *remoting.Command {
 		return answer(req, remoting.SystemError, "heartbeat body: "+errText(err))
 	}
 	p.clients.heartbeat(req, hb, time.Now())
+	if p.syncer != nil {
+		p.syncer.syncRemotingConsumers(syncRegister, req.Ch, hb.ClientID, req.Cmd.Language.String(), req.Cmd.Version,
+			hb.ConsumerDataSet)
+	}
 	resp := answer(req, remoting.Success, "")
 	resp.HasRemark = true
 	return resp
@@ -226,7 +234,12 @@ func (p *remotingPort) heartbeat(req *remoting.Request) *remoting.Command {
 
 // unregister is UNREGISTER_CLIENT.
 func (p *remotingPort) unregister(req *remoting.Request) *remoting.Command {
-	p.clients.unregister(req.Ch, req.Cmd.ExtString("producerGroup"), req.Cmd.ExtString("consumerGroup"))
+	group := req.Cmd.ExtString("consumerGroup")
+	p.clients.unregister(req.Ch, req.Cmd.ExtString("producerGroup"), group)
+	if p.syncer != nil && group != "" {
+		p.syncer.syncRemotingConsumers(syncUnregister, req.Ch, req.Cmd.ExtString("clientID"), req.Cmd.Language.String(),
+			req.Cmd.Version, []protocol.ConsumerData{{GroupName: group}})
+	}
 	resp := answer(req, remoting.Success, "")
 	resp.HasRemark = true
 	return resp

@@ -142,3 +142,50 @@ func TestGrpcIsServedOnTheRemotingPort(t *testing.T) {
 		return resp.GetStatus().GetCode() == apiv2.Code_OK && len(resp.GetMessageQueues()) > 0
 	}, remotingWait, 50*time.Millisecond)
 }
+
+// Two proxies share their consumers (HeartbeatSyncer): a consumer that
+// heartbeats on one is in the group's list on the other, with its
+// subscription, until it unregisters.
+func TestProxiesShareTheirRemotingConsumers(t *testing.T) {
+	const topic, group = "ProxyRemotingSync", "proxy_sync_cg"
+	nsAddr, _ := startBroker(t, topic)
+	start := func() *proxy.Server {
+		cfg := proxy.DefaultConfig()
+		cfg.GrpcServerPort, cfg.RemotingListenPort, cfg.NamesrvAddr, cfg.RemotingAccessAddr = 0, 0, nsAddr, "127.0.0.1"
+		p, err := proxy.New(proxy.Options{Config: cfg, ListenHost: "127.0.0.1", Logger: zap.NewNop()})
+		require.NoError(t, err)
+		p.Serve()
+		t.Cleanup(p.Close)
+		return p
+	}
+	a, b := start(), start()
+	c := remotingClient(t)
+	hb := remoting.NewRequest(remoting.HeartBeat, nil)
+	hb.Body = []byte(`{"clientID":"10.0.0.7@on-a","producerDataSet":[],"consumerDataSet":[{"groupName":"` + group +
+		`","consumeType":"CONSUME_PASSIVELY","messageModel":"CLUSTERING","consumeFromWhere":"CONSUME_FROM_FIRST_OFFSET",` +
+		`"subscriptionDataSet":[{"topic":"` + topic + `","subString":"*","tagsSet":[],"codeSet":[],"subVersion":1,"expressionType":"TAG"}]}]}`)
+	list := func(p *proxy.Server) string {
+		resp := call(t, c, p, remoting.NewRequest(remoting.GetConsumerListByGroup, map[string]string{"consumerGroup": group}))
+		return string(resp.Body)
+	}
+	// a's heartbeats go on until b, once its reader is at the topic's
+	// end, has read one (a heartbeat sent before that is not read: it
+	// reads from the last offset, as Java's does)
+	require.Eventually(t, func() bool {
+		require.Equal(t, int32(remoting.Success), call(t, c, a, hb).Code)
+		return list(b) == `{"consumerIdList":["10.0.0.7@on-a"]}`
+	}, 60*time.Second, 200*time.Millisecond, "the consumer of proxy a listed by proxy b")
+
+	pull := remoting.NewRequest(remoting.PullMessage, map[string]string{
+		"consumerGroup": group, "topic": topic, "queueId": "0", "queueOffset": "0", "maxMsgNums": "32",
+		"sysFlag": "0", "commitOffset": "0", "suspendTimeoutMillis": "100", "subVersion": "0", "bname": "broker-a"})
+	resp := call(t, c, b, pull)
+	assert.NotEqual(t, int32(remoting.SubscriptionNotLatest), resp.Code, "b fills in the subscription a's consumer registered")
+
+	unreg := remoting.NewRequest(remoting.UnregisterClient, map[string]string{"clientID": "10.0.0.7@on-a", "consumerGroup": group})
+	require.Equal(t, int32(remoting.Success), call(t, c, a, unreg).Code)
+	require.Eventually(t, func() bool {
+		return call(t, c, b, remoting.NewRequest(remoting.GetConsumerListByGroup, map[string]string{"consumerGroup": group})).Code ==
+			int32(remoting.SystemError)
+	}, 30*time.Second, 200*time.Millisecond, "b forgets the consumer once a tells it left")
+}

@@ -127,6 +127,16 @@ func (s *Server) openRemotingPort(o Options, b *brokers) error {
 	s.remoting = p
 	s.svc.remotingTxGroups = p.clients.transactionalGroups
 	s.svc.remotingCheck = p.relayCheck
+	if !s.cfg.local() {
+		svc := s.svc
+		_, rport, _ := net.SplitHostPort(p.Addr())
+		_, gport, _ := net.SplitHostPort(s.Addr())
+		sy := newHeartbeatSyncer(s.cfg, rport, gport, b, o.Logger.Named("heartbeat-syncer"), func(d *syncerData, ch remoteChannel) {
+			takeRemote(p.clients, svc, d, ch)
+		})
+		p.syncer, svc.syncer = sy, sy
+		svc.grpcLocalAddr = s.Addr()
+	}
 	return nil
 }
 
@@ -190,6 +200,9 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("proxy: remoting port: %w", err)
 	}
 	svc.start()
+	if s.remoting.syncer != nil {
+		s.remoting.syncer.start()
+	}
 	p := pipeline{gate: gate}
 	s.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(cfg.GrpcMaxInboundMessageSize),
 		grpc.ReadBufferSize(connReadBuffer), grpc.NumStreamWorkers(streamWorkers),
@@ -217,10 +230,16 @@ func (s *Server) Serve() {
 
 // Close stops serving: streams end, requests in flight finish.
 func (s *Server) Close() {
+	if s.remoting.syncer != nil {
+		s.remoting.syncer.close()
+	}
 	s.remoting.close()
 	s.grpc.Stop()
 	s.svc.close()
 	s.svc.channels.closeAll()
 	s.client.Close()
 	s.regClient.Close()
+	if s.remoting.syncer != nil {
+		s.remoting.syncer.wait()
+	}
 }

@@ -31,7 +31,8 @@ import org.rmqgo.compat.GrpcClients.Delivery;
  * 5.x gRPC client (rocketmq-client-java 5.0.8): a DELAY message's SendReceipt carries the broker's
  * recall handle, and Producer.recallMessage (the RecallMessage RPC, RECALL_MESSAGE to the broker)
  * takes it back before its time. The proxy answers a broker's refusal with INTERNAL_SERVER_ERROR
- * and the remark as a ProxyException's text. The test turns the broker's recallMessageEnable on
+ * and the remark as a ProxyException's text (a proxy in cluster mode, PROXY=cluster: the bare
+ * remark). The test turns the broker's recallMessageEnable on
  * and back off, so it runs alone.
  *
  * "Never received" is shown with a sentinel due a second later on a topic of one queue, which the
@@ -44,6 +45,14 @@ class GrpcRecallTest {
     private static final int INTERNAL_SERVER_ERROR = 50001;
     private static final int MESSAGE_PROPERTY_CONFLICT_WITH_TYPE = 40014;
     private static final String PROXY_EXCEPTION = "org.apache.rocketmq.proxy.common.ProxyException: ";
+
+    /**
+     * A broker's refusal as the proxy words it: in local mode the broker's remark as a
+     * ProxyException's text, in cluster mode (PROXY=cluster) the bare remark.
+     */
+    private static String brokerRefusal(String remark) {
+        return ("cluster".equals(Env.optional("PROXY", "0")) ? "" : PROXY_EXCEPTION) + remark;
+    }
 
     private final List<AutoCloseable> cleanups = new ArrayList<>();
 
@@ -89,7 +98,7 @@ class GrpcRecallTest {
 
         // refused by the broker (recallMessageEnable is false by default), by the proxy
         assertRecallRefused(producer, topic, recalled.getRecallHandle(), INTERNAL_SERVER_ERROR,
-            PROXY_EXCEPTION + "recall failed, operation is forbidden");
+            brokerRefusal("recall failed, operation is forbidden"));
         assertRecallRefused(producer, topic, "not a handle", INTERNAL_SERVER_ERROR,
             PROXY_EXCEPTION + "recall handle is invalid");
         assertRecallRefused(producer, normal, recalled.getRecallHandle(), MESSAGE_PROPERTY_CONFLICT_WITH_TYPE,
@@ -112,7 +121,7 @@ class GrpcRecallTest {
             got.stream().map(Delivery::id).toList(), "received " + GrpcClients.describe(got));
 
         assertRecallRefused(producer, topic, kept.getRecallHandle(), INTERNAL_SERVER_ERROR,
-            PROXY_EXCEPTION + "recall failed, timestamp invalid");
+            brokerRefusal("recall failed, timestamp invalid"));
         System.out.printf("GrpcRecallTest: %s; handle %s%n", Env.describe(), recalled.getRecallHandle());
     }
 }
