@@ -4,7 +4,7 @@ package broker
 // handler runs, the request is authenticated, then authorized, as the
 // Java broker's request pipeline does (AuthenticationPipeline, then
 // AuthorizationPipeline; the users, ACLs and decisions are internal/auth's,
-// what each code asks is auth_contexts.go's). A refusal is answered
+// what each code asks is internal/remotingauth's). A refusal is answered
 // NO_PERMISSION (16) with the exception's message as remark, e.g.
 //
 //	username cannot be null.                     no AccessKey (an unsigned client)
@@ -15,7 +15,7 @@ package broker
 //	User:bob has no permission to access Topic:T from 127.0.0.1, the decision is deny.
 //	Authorization failed. Please verify your access rights and try again.   (authorization alone, unsigned)
 //	parse authorization context error.           a header or body Java's context builder cannot read
-//	                                             (auth_contexts.go), once authentication passed
+//	                                             (internal/remotingauth), once authentication passed
 //
 // broker.conf keys (AuthConfig, Java's names; read from the -c file):
 //
@@ -57,6 +57,7 @@ import (
 	"github.com/rmqgo/rmqgo/internal/auth"
 	"github.com/rmqgo/rmqgo/internal/fastjson"
 	"github.com/rmqgo/rmqgo/internal/protocol"
+	"github.com/rmqgo/rmqgo/internal/remotingauth"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -273,7 +274,7 @@ func (g *authGuard) check(cmd *remoting.Command, channel uint64, sourceIP string
 	if !g.cfg.authz {
 		return nil
 	}
-	contexts, err := authContexts(cmd, sourceIP, g.cluster)
+	contexts, err := remotingauth.Contexts(cmd, sourceIP, g.cluster)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,6 @@
 //	                 against each request, as PlainAccessValidator checks it
 //	auth.go          ACL 2.0 (authenticationEnabled, authorizationEnabled):
 //	                 authenticate, then authorize, as Java's pipelines do
-//	auth_contexts.go what each request code asks ACL 2.0's authorization for
 //
 // Metrics (metricsExporterType=PROM), as 5.3.3's BrokerMetricsManager:
 //

@@ -37,6 +37,7 @@
 //	remoting_route.go    GET_ROUTEINFO_BY_TOPIC: every broker at this port
 //	remoting_forward.go  the messaging codes forwarded to the broker they name
 //	remoting_clients.go  the remoting clients' producer and consumer registrations
+//	remoting_auth.go     ACL 2.0 on the remoting port
 //	heartbeat_syncer.go  HeartbeatSyncer: the consumers shared between cluster-mode proxies
 //	heartbeat_sync_clients.go  what it carries: this proxy's consumers out, the others' in
 //	apiv2/        the generated API (make proto)

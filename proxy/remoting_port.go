@@ -80,6 +80,7 @@ type remotingPort struct {
 	accessHost    string
 	topicType     func(topic string) string
 	kickHeartbeat func()
+	gate          *authGate
 	server        *remoting.Server
 	// syncer shares the consumers with other proxies (cluster mode).
 	syncer *heartbeatSyncer
@@ -101,13 +102,15 @@ type remotingPortOptions struct {
 	// kickHeartbeat asks for a heartbeat of the producer groups now.
 	topicType     func(topic string) string
 	kickHeartbeat func()
+	// gate is ACL 2.0 (nil: off), as on the gRPC port.
+	gate *authGate
 }
 
 // newRemotingPort builds the port and binds it.
 func newRemotingPort(o remotingPortOptions) (*remotingPort, error) {
 	p := &remotingPort{log: o.log, cfg: o.cfg, local: o.cfg.local(), brokers: o.brokers, forward: o.forward,
 		clients: newRemotingClients(), accessHost: o.cfg.RemotingAccessAddr, topicType: o.topicType,
-		kickHeartbeat: o.kickHeartbeat, stop: make(chan struct{})}
+		kickHeartbeat: o.kickHeartbeat, gate: o.gate, stop: make(chan struct{})}
 	if p.accessHost == "" {
 		p.accessHost = o.cfg.LocalServeAddr
 	}
@@ -142,31 +145,33 @@ func (p *remotingPort) router() *remoting.Router {
 	send, pull := pool("RemotingSendMessageThread", 4*n, 10000), pool("RemotingPullMessageThread", 4*n, 50000)
 	offset, heartbeat := pool("RemotingUpdateOffsetThread", 4*n, 10000), pool("RemotingHeartbeatThread", 2*n, 50000)
 	route, other := pool("RemotingTopicRouteThread", 2*n, 50000), pool("RemotingDefaultThread", 4*n, 50000)
+	// every code is checked by ACL 2.0 first (remoting_auth.go)
+	handle := func(c remoting.RequestCode, pool *remoting.Pool, h remoting.Handler) { r.Handle(c, pool, p.guard(h)) }
 	for _, c := range []remoting.RequestCode{remoting.SendMessage, remoting.SendMessageV2, remoting.SendBatchMessage} {
-		r.Handle(c, send, p.send)
+		handle(c, send, p.send)
 	}
-	r.Handle(remoting.ConsumerSendMsgBack, send, p.forwardByBrokerName)
-	r.Handle(remoting.EndTransaction, send, p.endTransaction)
-	r.Handle(remoting.RecallMessage, send, p.recall)
-	r.Handle(remoting.HeartBeat, heartbeat, p.heartbeat)
-	r.Handle(remoting.UnregisterClient, other, p.unregister)
-	r.Handle(remoting.CheckClientConfig, other, p.checkClientConfig)
-	r.Handle(remoting.PullMessage, pull, p.pull)
-	r.Handle(remoting.LitePullMessage, pull, p.pull)
-	r.Handle(remoting.PopMessage, pull, p.forwardByBrokerName)
+	handle(remoting.ConsumerSendMsgBack, send, p.forwardByBrokerName)
+	handle(remoting.EndTransaction, send, p.endTransaction)
+	handle(remoting.RecallMessage, send, p.recall)
+	handle(remoting.HeartBeat, heartbeat, p.heartbeat)
+	handle(remoting.UnregisterClient, other, p.unregister)
+	handle(remoting.CheckClientConfig, other, p.checkClientConfig)
+	handle(remoting.PullMessage, pull, p.pull)
+	handle(remoting.LitePullMessage, pull, p.pull)
+	handle(remoting.PopMessage, pull, p.forwardByBrokerName)
 	for _, c := range []remoting.RequestCode{remoting.UpdateConsumerOffset, remoting.AckMessage,
 		remoting.ChangeMessageInvisibletime} {
-		r.Handle(c, offset, p.forwardByBrokerName)
+		handle(c, offset, p.forwardByBrokerName)
 	}
-	r.Handle(remoting.GetConsumerConnectionList, offset, p.consumerConnectionList)
-	r.Handle(remoting.GetConsumerListByGroup, other, p.consumerListByGroup)
+	handle(remoting.GetConsumerConnectionList, offset, p.consumerConnectionList)
+	handle(remoting.GetConsumerListByGroup, other, p.consumerListByGroup)
 	for _, c := range []remoting.RequestCode{remoting.GetMaxOffset, remoting.GetMinOffset,
 		remoting.QueryConsumerOffset, remoting.SearchOffsetByTimestamp} {
-		r.Handle(c, other, p.forwardByBrokerName)
+		handle(c, other, p.forwardByBrokerName)
 	}
-	r.Handle(remoting.LockBatchMq, other, p.lockBatch)
-	r.Handle(remoting.UnlockBatchMq, other, p.lockBatch)
-	r.Handle(remoting.GetRouteinfoByTopic, route, p.route)
+	handle(remoting.LockBatchMq, other, p.lockBatch)
+	handle(remoting.UnlockBatchMq, other, p.lockBatch)
+	handle(remoting.GetRouteinfoByTopic, route, p.route)
 	return r
 }
 

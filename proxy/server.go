@@ -113,14 +113,14 @@ type Server struct {
 // openRemotingPort binds the remoting port (remoting_port.go), its HTTP/2
 // connections handed to the gRPC server, and hooks its transactional
 // producers into the heartbeats and check-backs.
-func (s *Server) openRemotingPort(o Options, b *brokers) error {
+func (s *Server) openRemotingPort(o Options, b *brokers, gate *authGate) error {
 	var http2 func(net.Conn)
 	if s.cfg.EnableRemotingLocalProxyGrpc {
 		http2 = s.lis.(*sniffListener).handOver
 	}
 	p, err := newRemotingPort(remotingPortOptions{cfg: s.cfg, log: o.Logger.Named("remoting"), brokers: b, forward: s.client,
 		host: o.ListenHost, tlsMode: o.TLSMode, tlsConfig: o.TLSConfig, http2: http2,
-		topicType: s.svc.topicMessageType, kickHeartbeat: s.svc.kickHeartbeat})
+		topicType: s.svc.topicMessageType, kickHeartbeat: s.svc.kickHeartbeat, gate: gate})
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func New(o Options) (*Server, error) {
 	}
 	svc = newMessaging(cfg, b, o.Local, o.Logger, regClient, &clientChannels{ip: inProcess, router: router})
 	s.svc = svc
-	if err := s.openRemotingPort(o, b); err != nil {
+	if err := s.openRemotingPort(o, b, gate); err != nil {
 		_ = s.lis.Close()
 		client.Close()
 		regClient.Close()

@@ -1,4 +1,4 @@
-package broker
+package remotingauth
 
 // What each request asks ACL 2.0's authorization for: 5.3.3's
 // DefaultAuthorizationContextBuilder, its switch for the client codes and,
@@ -170,9 +170,13 @@ var headerChecks = map[remoting.RequestCode]func(cmd *remoting.Command) bool{
 	},
 }
 
-// authContexts are the questions a request asks; none for a request
-// without ext fields, as Java builds none.
-func authContexts(cmd *remoting.Command, sourceIP, cluster string) ([]auth.Context, error) {
+// Contexts are the questions a request asks: its user (ext field
+// AccessKey), from sourceIP, for the resources of its code (cluster is
+// the broker's or proxy's cluster, for the cluster resources); none for a
+// request without ext fields, as Java builds none. A header or body
+// Java's builder cannot read is an *auth.Denied "parse authorization
+// context error.".
+func Contexts(cmd *remoting.Command, sourceIP, cluster string) ([]auth.Context, error) {
 	if len(cmd.ExtFields) == 0 {
 		return nil, nil
 	}
