@@ -29,13 +29,16 @@
 #                          -Dtls.enable=true) against this project's servers, both lines
 #   make compat-tls-reference  the same against the real Java servers
 #   make compat-mqadmin    mqadmin's common commands against the Java servers and ours, outputs diffed
-#   make compat-acl2       the ACL 2.0 tests (tag acl2, compat/acl2-suite.sh, 5.3.3) against ours (in make compat)
+#   make compat-acl2       the ACL 2.0 tests (tag acl2, compat/acl2-suite.sh, 5.3.3) against ours (in make
+#                          compat), and ProxyRemotingAcl2Test through our proxy in cluster mode (not in it)
 #   make compat-acl2-reference  the same against the Java 5.3.3 servers
 #   make compat-proxy-cluster  the gRPC clients' tests (tag grpc, compat/gov5) through a proxy in
 #                          cluster mode (compat/proxy-cluster-suite.sh): the Java 5.3.3 proxy in
 #                          front of our name server and broker, then ours (bin/rmqgo-proxy) in front
 #                          of our name server and the Java 5.3.3 broker
 #   make compat-proxy-cluster-reference  the same with the Java 5.3.3 name server, broker and proxy
+#   make compat-proxy-pair  two cluster-mode proxies sharing a group's consumers (ProxyPairTest):
+#                          Java's beside ours both ways; -reference: two Java proxies
 #   make compat-mqadmin-acl2  mqadmin 5.3.3's user and ACL commands against Java 5.3.3 and ours, diffed
 #   make compat-acl2-rocksdb  ACL 2.0 users and ACLs in RocksDB (config/users, config/acls): Java's
 #                          ConfigRocksDBStorage and internal/rocksdb both ways, then one store moved
@@ -385,11 +388,13 @@ compat-acl2: build
 	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-suite.sh
 	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_STRATEGY=stateful $(SERVERS) sh compat/acl2-suite.sh
 	NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/acl2-start-check.sh
+	NAMESRV_IMPL=go BROKER_IMPL=go ACL2_PROXY=cluster PROXY_IMPL=go MVN_TEST_FLAGS="-B -ntp -Dtest=ProxyRemotingAcl2Test" $(SERVERS) sh compat/acl2-suite.sh
 
 compat-acl2-reference:
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-suite.sh
 	NAMESRV_IMPL=java BROKER_IMPL=java ACL2_STRATEGY=stateful sh compat/acl2-suite.sh
 	NAMESRV_IMPL=java BROKER_IMPL=java sh compat/acl2-start-check.sh
+	NAMESRV_IMPL=java BROKER_IMPL=java ACL2_PROXY=cluster PROXY_IMPL=java MVN_TEST_FLAGS="-B -ntp -Dtest=ProxyRemotingAcl2Test" sh compat/acl2-suite.sh
 
 # The gRPC clients' tests (tag grpc: rocketmq-client-java 5.0.8's GrpcClientTest,
 # GrpcSimpleConsumerTest, ProxyRemotingTest (remoting clients on the proxy's remoting
