@@ -26,7 +26,7 @@ func sendAndPull(t *testing.T, c *remoting.Client, b *Broker, topic, group strin
 		require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest(topic, 0, nil, nil), []byte("m"))).Code)
 	}
 	dispatched(t, b)
-	resp := invoke(t, c, b.Addr(), pullRequest(group, topic, 0, 0, "*", pullFlagSubscription, 0))
+	resp := invoke(t, c, b.Addr(), pullRequest(group, topic, 0, 0, "*", protocol.PullFlagSubscription, 0))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
 	require.Len(t, decodeRecords(t, resp.Body), n)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
 
@@ -68,7 +69,7 @@ func TestLine5ConsumeStatsCountInFlightFromTheLastPull(t *testing.T) {
 	assert.Regexp(t, `"queueId":0,"topic":"TP"\}:\{[^}]*"pullOffset":1\}`, stats(), "no pull yet: the committed offset")
 	assert.Regexp(t, `"queueId":1,"topic":"TP"\}:\{[^}]*"pullOffset":0\}`, stats())
 
-	resp := invoke(t, c, b.Addr(), pullRequest("GP", "TP", 0, 1, "*", pullFlagSubscription, 0))
+	resp := invoke(t, c, b.Addr(), pullRequest("GP", "TP", 0, 1, "*", protocol.PullFlagSubscription, 0))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
 	assert.Regexp(t, `"queueId":0,"topic":"TP"\}:\{[^}]*"pullOffset":3\}`, stats(), "two messages in flight after the pull")
 }

@@ -32,7 +32,7 @@ func TestSendThenPullReturnsEveryMessageIntact(t *testing.T) {
 		assert.Equal(t, "DefaultRegion", resp.ExtString(propMsgRegion))
 	}
 	dispatched(t, b)
-	resp := invoke(t, c, b.Addr(), pullRequest("G1", "T1", 1, 0, "*", pullFlagSubscription, 0))
+	resp := invoke(t, c, b.Addr(), pullRequest("G1", "T1", 1, 0, "*", protocol.PullFlagSubscription, 0))
 	require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
 	assert.Equal(t, "3", resp.ExtString("nextBeginOffset"))
 	assert.Equal(t, "3", resp.ExtString("maxOffset"))
@@ -57,7 +57,7 @@ func TestLine5PullAnswersTheSysFlags(t *testing.T) {
 	c := newClient(t, nil)
 	invoke(t, c, b.Addr(), withBody(sendRequest("T5", 0, []byte("a"), nil), []byte("a")))
 	dispatched(t, b)
-	resp := invoke(t, c, b.Addr(), pullRequest("G5", "T5", 0, 1, "*", pullFlagSubscription, 0))
+	resp := invoke(t, c, b.Addr(), pullRequest("G5", "T5", 0, 1, "*", protocol.PullFlagSubscription, 0))
 	assert.Equal(t, int32(remoting.PullNotFound), resp.Code)
 	assert.Equal(t, "OFFSET_OVERFLOW_ONE", resp.Remark)
 	assert.Equal(t, "0", resp.ExtString("topicSysFlag"))
@@ -92,7 +92,7 @@ func TestNotExistRemarksEndWithTheLinesFAQ(t *testing.T) {
 			faq := "\nSee " + url + " for further details."
 			send := invoke(t, cl, b.Addr(), withBody(sendRequest("Nope", 0, []byte("x"), nil), []byte("x")))
 			assert.Equal(t, "topic[Nope] not exist, apply first please!"+faq, send.Remark)
-			pull := invoke(t, cl, b.Addr(), pullRequest(GroupTools, "Nope", 0, 0, "*", pullFlagSubscription, 0))
+			pull := invoke(t, cl, b.Addr(), pullRequest(GroupTools, "Nope", 0, 0, "*", protocol.PullFlagSubscription, 0))
 			assert.Equal(t, int32(remoting.TopicNotExist), pull.Code)
 			assert.Equal(t, "topic[Nope] not exist, apply first please! "+faq, pull.Remark)
 		})
@@ -113,7 +113,7 @@ func TestParkedPullIsAnsweredWhenAMessageArrives(t *testing.T) {
 	require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T2", 0, []byte("first"), nil), []byte("first"))).Code)
 	dispatched(t, b)
 	got := make(chan *remoting.Command, 1)
-	c.InvokeAsync(b.Addr(), pullRequest("G2", "T2", 0, 1, "*", pullFlagSubscription|pullFlagSuspend, 30*time.Second), testWait,
+	c.InvokeAsync(b.Addr(), pullRequest("G2", "T2", 0, 1, "*", protocol.PullFlagSubscription|protocol.PullFlagSuspend, 30*time.Second), testWait,
 		func(resp *remoting.Command, err error) {
 			require.NoError(t, err)
 			got <- resp
@@ -133,7 +133,7 @@ func TestParkedPullTimesOutWithPullNotFound(t *testing.T) {
 	require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T3", 0, []byte("x"), nil), []byte("x"))).Code)
 	dispatched(t, b)
 	dispatched(t, b)
-	resp := invoke(t, c, b.Addr(), pullRequest("G3", "T3", 0, 1, "*", pullFlagSubscription|pullFlagSuspend, 100*time.Millisecond))
+	resp := invoke(t, c, b.Addr(), pullRequest("G3", "T3", 0, 1, "*", protocol.PullFlagSubscription|protocol.PullFlagSuspend, 100*time.Millisecond))
 	assert.Equal(t, int32(remoting.PullNotFound), resp.Code)
 	assert.Equal(t, "1", resp.ExtString("nextBeginOffset"))
 }
@@ -145,7 +145,7 @@ func TestPullFiltersByTagHash(t *testing.T) {
 		require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T4", 0, []byte(tag), map[string]string{"TAGS": tag}), []byte(tag))).Code)
 	}
 	dispatched(t, b)
-	resp := invoke(t, c, b.Addr(), pullRequest("G4", "T4", 0, 0, "TagA || TagC", pullFlagSubscription, 0))
+	resp := invoke(t, c, b.Addr(), pullRequest("G4", "T4", 0, 0, "TagA || TagC", protocol.PullFlagSubscription, 0))
 	require.Equal(t, int32(remoting.Success), resp.Code)
 	var tags []string
 	for _, r := range decodeRecords(t, resp.Body) {
@@ -160,11 +160,11 @@ func TestPullOutOfRangeOffsetIsOffsetMoved(t *testing.T) {
 	c := newClient(t, nil)
 	require.Equal(t, int32(remoting.Success), invoke(t, c, b.Addr(), withBody(sendRequest("T5", 0, []byte("x"), nil), []byte("x"))).Code)
 	dispatched(t, b)
-	resp := invoke(t, c, b.Addr(), pullRequest("G5", "T5", 0, 10, "*", pullFlagSubscription, 0))
+	resp := invoke(t, c, b.Addr(), pullRequest("G5", "T5", 0, 10, "*", protocol.PullFlagSubscription, 0))
 	assert.Equal(t, int32(remoting.PullOffsetMoved), resp.Code)
 	assert.Equal(t, "1", resp.ExtString("nextBeginOffset"))
 	dispatched(t, b)
-	ev := invoke(t, c, b.Addr(), pullRequest("G5", TopicOffsetMovedEvent, 0, 0, "*", pullFlagSubscription, 0))
+	ev := invoke(t, c, b.Addr(), pullRequest("G5", TopicOffsetMovedEvent, 0, 0, "*", protocol.PullFlagSubscription, 0))
 	require.Equal(t, int32(remoting.Success), ev.Code, ev.Remark)
 	recs := decodeRecords(t, ev.Body)
 	require.Len(t, recs, 1)
@@ -332,7 +332,7 @@ func TestBatchSendStoresEveryMessageWithTheBatchProperties(t *testing.T) {
 		require.Equal(t, int32(remoting.Success), resp.Code, resp.Remark)
 		assert.Len(t, strings.Split(resp.ExtString("msgId"), ","), 3, topic)
 		dispatched(t, b)
-		pull := invoke(t, c, b.Addr(), pullRequest("G9", topic, 0, 0, "*", pullFlagSubscription, 0))
+		pull := invoke(t, c, b.Addr(), pullRequest("G9", topic, 0, 0, "*", protocol.PullFlagSubscription, 0))
 		recs := decodeRecords(t, pull.Body)
 		require.Len(t, recs, 3, topic)
 		for i, r := range recs {
@@ -368,7 +368,7 @@ func TestShortPollingAnswersPullNotFoundAfterShortPollingTime(t *testing.T) {
 	require.Equal(t, int32(remoting.Success), invoke(t, cl, b.Addr(), withBody(sendRequest("TP", 0, []byte("x"), nil), []byte("x"))).Code)
 	dispatched(t, b)
 	// The client asks to be held 60 s; short polling holds it shortPollingTimeMills.
-	resp := invoke(t, cl, b.Addr(), pullRequest("GP", "TP", 0, 1, "*", pullFlagSubscription|pullFlagSuspend, 60*time.Second))
+	resp := invoke(t, cl, b.Addr(), pullRequest("GP", "TP", 0, 1, "*", protocol.PullFlagSubscription|protocol.PullFlagSuspend, 60*time.Second))
 	assert.Equal(t, int32(remoting.PullNotFound), resp.Code)
 }
 

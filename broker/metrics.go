@@ -50,6 +50,7 @@ import (
 	"time"
 
 	"github.com/rmqgo/rmqgo/internal/promtext"
+	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 	"github.com/rmqgo/rmqgo/store"
 )
@@ -162,7 +163,7 @@ func newBrokerMetrics(now func() time.Time, limit int) *brokerMetrics {
 
 // stored counts a stored send (Java's sendOK) written under topic.
 func (m *brokerMetrics) stored(topic, msgType string, system bool, res store.PutResult) {
-	if m == nil || !putStored(res) || isRetryOrDLQTopic(topic) {
+	if m == nil || !putStored(res) || protocol.IsRetryOrDLQTopic(topic) {
 		return
 	}
 	n := int64(max(res.MsgNum, 1))
@@ -191,7 +192,7 @@ func (m *brokerMetrics) scheduleDelivered(topic string, system bool, res store.P
 
 // pulled counts what a pull gave a group.
 func (m *brokerMetrics) pulled(topic, group string, system bool, msgs, bytes int) {
-	if m == nil || msgs == 0 || isRetryOrDLQTopic(topic) {
+	if m == nil || msgs == 0 || protocol.IsRetryOrDLQTopic(topic) {
 		return
 	}
 	s := m.out.Get(outKey{topic: topic, group: group, system: system || isSysGroup(group)})
@@ -253,11 +254,6 @@ func messageType(props *msgProps) string {
 		}
 	}
 	return msgTypeNormal
-}
-
-// isRetryOrDLQTopic is isRetryOrDlqTopic.
-func isRetryOrDLQTopic(topic string) bool {
-	return strings.HasPrefix(topic, RetryGroupTopicPrefix) || strings.HasPrefix(topic, DLQGroupTopicPrefix)
 }
 
 // isSysGroup is isSystemGroup: a group named CID_RMQ_SYS_..., in any case.

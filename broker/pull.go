@@ -31,13 +31,6 @@ import (
 	"github.com/rmqgo/rmqgo/store"
 )
 
-// PullSysFlag bits (wire values: do not change).
-const (
-	pullFlagCommitOffset = 1 << 0
-	pullFlagSuspend      = 1 << 1
-	pullFlagSubscription = 1 << 2
-)
-
 // pullHeader is PullMessageRequestHeader.
 type pullHeader struct {
 	group          string
@@ -158,7 +151,7 @@ func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *rem
 			zap.Int32("queueId", h.queueID), zap.Int64("requestOffset", h.queueOffset), zap.Int64("newOffset", res.NextBeginOffset))
 	}
 	s.offsets.commitPull(h.group, h.topic, h.queueID, res.NextBeginOffset)
-	if allowSuspend && h.sysFlag&pullFlagCommitOffset != 0 && s.commitsPullOffsets(set) {
+	if allowSuspend && h.sysFlag&protocol.PullFlagCommitOffset != 0 && s.commitsPullOffsets(set) {
 		s.offsets.commit(h.group, h.topic, h.queueID, h.commitOffset)
 	}
 	switch {
@@ -167,7 +160,7 @@ func (s *pullService) processPull(req *remoting.Request, allowSuspend bool) *rem
 		s.metrics.pulled(h.topic, h.group, s.line.IsSystemTopic(h.topic), len(res.Messages), res.TotalBytes)
 		sendRecords(s.log, req, resp, res)
 		return nil
-	case code == remoting.PullNotFound && allowSuspend && h.sysFlag&pullFlagSuspend != 0:
+	case code == remoting.PullNotFound && allowSuspend && h.sysFlag&protocol.PullFlagSuspend != 0:
 		res.Release()
 		s.holds.park(req, h, sub, pollingTime(h, set))
 		return nil
@@ -263,7 +256,7 @@ func (s *pullService) checkPull(req *remoting.Request, h *pullHeader, set *setti
 			h.queueID, h.topic, tc.ReadQueueNums, req.Ch.RemoteAddr())}
 	}
 	var f *failure
-	if h.sysFlag&pullFlagSubscription != 0 {
+	if h.sysFlag&protocol.PullFlagSubscription != 0 {
 		var err error
 		if sub, err = buildSubscription(h.topic, h.subscription, h.expressionType); err != nil {
 			return gc, sub, &failure{remoting.SubscriptionParseFailed, "parse the consumer's subscription failed"}
@@ -285,7 +278,7 @@ func (s *pullService) sqlFilter(h *pullHeader, sub subscriptionData, set *settin
 	if !set.Broker.EnablePropertyFilter {
 		return nil, &failure{remoting.SystemError, "The broker does not support consumer to filter message by " + t}
 	}
-	if h.sysFlag&pullFlagSubscription != 0 {
+	if h.sysFlag&protocol.PullFlagSubscription != 0 {
 		expr, err := s.filters.compile(sub.SubString)
 		if err != nil {
 			return nil, &failure{remoting.SubscriptionParseFailed, javaErrorText(err)}

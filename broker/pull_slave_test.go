@@ -15,9 +15,9 @@ import (
 // answer; commitOffset >= 0 also commits it.
 func pullOne(t *testing.T, c *remoting.Client, b *Broker, topic string, offset, commitOffset int64) *remoting.Command {
 	t.Helper()
-	flag := int32(pullFlagSubscription)
+	flag := int32(protocol.PullFlagSubscription)
 	if commitOffset >= 0 {
-		flag |= pullFlagCommitOffset
+		flag |= protocol.PullFlagCommitOffset
 	}
 	req := pullRequest("GP", topic, 0, offset, "*", flag, 0)
 	req.SetExt("maxMsgNums", "1")

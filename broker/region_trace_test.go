@@ -51,7 +51,7 @@ func TestLine5StoresRegionAndTraceSwitchInEveryMessage(t *testing.T) {
 			}
 
 			dispatched(t, b)
-			pull := invoke(t, c, b.Addr(), pullRequest("GTR", "TR", 0, 0, "*", pullFlagSubscription, 0))
+			pull := invoke(t, c, b.Addr(), pullRequest("GTR", "TR", 0, 0, "*", protocol.PullFlagSubscription, 0))
 			require.Equal(t, int32(remoting.Success), pull.Code, pull.Remark)
 			recs := decodeRecords(t, pull.Body)
 			require.Len(t, recs, 2)

@@ -61,7 +61,7 @@ func pullWhileSending(t *testing.T, b *Broker, queues int, senders *sync.WaitGro
 	total := 0
 	pullAll := func() {
 		for q := range queues {
-			resp := invoke(t, c, b.Addr(), pullRequest("GU", "TU", int32(q), next[q], "*", pullFlagSubscription, 0))
+			resp := invoke(t, c, b.Addr(), pullRequest("GU", "TU", int32(q), next[q], "*", protocol.PullFlagSubscription, 0))
 			if resp.Code != int32(remoting.Success) {
 				continue
 			}

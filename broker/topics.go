@@ -26,7 +26,7 @@ const (
 	// RetryGroupTopicPrefix and DLQGroupTopicPrefix start a group's retry
 	// and dead-letter topics.
 	RetryGroupTopicPrefix = protocol.RetryGroupTopicPrefix
-	DLQGroupTopicPrefix   = "%DLQ%"
+	DLQGroupTopicPrefix   = protocol.DLQGroupTopicPrefix
 	replyTopicPostfix     = "REPLY_TOPIC"
 	// scheduleTopicQueueNum is SCHEDULE_TOPIC_QUEUE_NUM.
 	scheduleTopicQueueNum = 18

@@ -36,6 +36,7 @@ package proxy
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -212,19 +213,9 @@ func (s *heartbeatSyncer) send(d *syncerData) error {
 		return err
 	}
 	if resp.Code != int32(remoting.Success) {
-		return &brokerRefusal{code: resp.Code, remark: resp.Remark}
+		return fmt.Errorf("send: code %d %s", resp.Code, resp.Remark)
 	}
 	return nil
-}
-
-// brokerRefusal is a broker's answer other than SUCCESS.
-type brokerRefusal struct {
-	code   int32
-	remark string
-}
-
-func (e *brokerRefusal) Error() string {
-	return "code " + strconv.Itoa(int(e.code)) + ": " + e.remark
 }
 
 // readLoop makes the topic when missing, then keeps a reader on each of
@@ -344,11 +335,11 @@ func (s *heartbeatSyncer) pullOnce(brokerName string, queueID int32, offset int6
 		if err != nil {
 			return offset, err
 		}
-		return resp.ExtInt64(("offset"))
+		return resp.ExtInt64("offset")
 	}
 	req := remoting.NewRequest(remoting.PullMessage, map[string]string{
 		"consumerGroup": "CID_" + s.topic, "topic": s.topic, "queueId": q, "queueOffset": strconv.FormatInt(offset, 10),
-		"maxMsgNums": "32", "sysFlag": "6", "commitOffset": "0", "suspendTimeoutMillis": strconv.Itoa(int(syncerPullSuspend / time.Millisecond)),
+		"maxMsgNums": "32", "sysFlag": strconv.Itoa(protocol.PullFlagSuspend | protocol.PullFlagSubscription), "commitOffset": "0", "suspendTimeoutMillis": strconv.Itoa(int(syncerPullSuspend / time.Millisecond)),
 		"subscription": "*", "subVersion": "0", "expressionType": "TAG", "bname": brokerName})
 	resp, err := s.brokers.call(addr, req, syncerPullSuspend+pullTimeoutReserve)
 	if err != nil {
@@ -359,7 +350,7 @@ func (s *heartbeatSyncer) pullOnce(brokerName string, queueID int32, offset int6
 		s.deliver(resp.Body)
 	case remoting.PullNotFound, remoting.PullRetryImmediately, remoting.PullOffsetMoved:
 	default:
-		return offset, &brokerRefusal{code: resp.Code, remark: resp.Remark}
+		return offset, fmt.Errorf("pull: code %d %s", resp.Code, resp.Remark)
 	}
 	return resp.ExtInt64Or("nextBeginOffset", offset), nil
 }

@@ -32,10 +32,9 @@ import (
 
 // Timeouts of the forwarded calls (Java's).
 const (
-	forwardTimeout      = 3 * time.Second
-	pullTimeoutReserve  = 10 * time.Second
-	defaultSuspendPull  = 20 * time.Second
-	pullSysFlagSubscrib = 0x4 // PullSysFlag FLAG_SUBSCRIPTION
+	forwardTimeout     = 3 * time.Second
+	pullTimeoutReserve = 10 * time.Second
+	defaultSuspendPull = 20 * time.Second
 )
 
 // Remarks Java's proxy answers with.
@@ -72,15 +71,14 @@ func (p *remotingPort) forwardNamed(req *remoting.Request, brokerName string, ti
 	if err != nil {
 		return p.refuse(req, remoting.SystemError, err.Error())
 	}
-	fwd := *req.Cmd
-	fwd.ExtFields = append(remoting.ExtFields(nil), req.Cmd.ExtFields...)
+	fwd := req.Cmd.Clone()
 	if req.Cmd.IsOneway() {
-		if err := p.forward.InvokeOneway(addr, &fwd); err != nil {
+		if err := p.forward.InvokeOneway(addr, fwd); err != nil {
 			p.log.Debug("oneway request not forwarded", zap.String("broker", addr), zap.Error(err))
 		}
 		return nil
 	}
-	p.forward.InvokeAsync(addr, &fwd, timeout, func(resp *remoting.Command, err error) {
+	p.forward.InvokeAsync(addr, fwd, timeout, func(resp *remoting.Command, err error) {
 		if err != nil {
 			resp = answer(req, remoting.SystemError, "forward to broker "+brokerName+" ("+addr+"): "+err.Error())
 		} else {
@@ -115,7 +113,7 @@ func (p *remotingPort) send(req *remoting.Request) *remoting.Command {
 	topic, group := field("topic", "b"), field("producerGroup", "a")
 	props := store.ParseProperties(field("properties", "i"))
 	mt := remotingMessageType(props)
-	retryOrDLQ := isRetryOrDLQ(topic)
+	retryOrDLQ := protocol.IsRetryOrDLQTopic(topic)
 	if p.cfg.EnableTopicMessageTypeCheck && props["TRANSFER_FLAG"] == "" && !retryOrDLQ {
 		if tt := p.topicType(topic); mt != tt && tt != typeMixed {
 			return p.refuse(req, remoting.MessageIllegal,
@@ -142,10 +140,6 @@ func remotingMessageType(props map[string]string) string {
 	return typeNormal
 }
 
-func isRetryOrDLQ(topic string) bool {
-	return len(topic) > 7 && (topic[:7] == "%RETRY%" || topic[:5] == "%DLQ%")
-}
-
 // recall is RECALL_MESSAGE: only a delay (or mixed) topic's messages.
 func (p *remotingPort) recall(req *remoting.Request) *remoting.Command {
 	if p.cfg.EnableTopicMessageTypeCheck {
@@ -163,7 +157,7 @@ func (p *remotingPort) recall(req *remoting.Request) *remoting.Command {
 func (p *remotingPort) pull(req *remoting.Request) *remoting.Command {
 	flag := req.Cmd.ExtInt32Or("sysFlag", 0)
 	suspend := time.Duration(req.Cmd.ExtInt64Or("suspendTimeoutMillis", int64(defaultSuspendPull/time.Millisecond))) * time.Millisecond
-	if flag&pullSysFlagSubscrib == 0 {
+	if flag&protocol.PullFlagSubscription == 0 {
 		s, registered, found := p.clients.subscription(req.Cmd.ExtString("consumerGroup"), req.Cmd.ExtString("topic"))
 		switch {
 		case !registered:
@@ -171,16 +165,15 @@ func (p *remotingPort) pull(req *remoting.Request) *remoting.Command {
 		case !found:
 			return p.refuse(req, remoting.SubscriptionNotExist, remarkSubNotExist)
 		}
-		cmd := *req.Cmd
-		cmd.ExtFields = append(remoting.ExtFields(nil), req.Cmd.ExtFields...)
-		cmd.SetExt("sysFlag", strconv.Itoa(int(flag|pullSysFlagSubscrib)))
+		cmd := req.Cmd.Clone()
+		cmd.SetExt("sysFlag", strconv.Itoa(int(flag|protocol.PullFlagSubscription)))
 		cmd.SetExt("subscription", s.SubString)
 		expr := s.ExpressionType
 		if expr == "" {
 			expr = "TAG"
 		}
 		cmd.SetExt("expressionType", expr)
-		req.Cmd = &cmd
+		req.Cmd = cmd
 	}
 	return p.forwardNamed(req, req.Cmd.ExtString("bname"), suspend+pullTimeoutReserve)
 }
@@ -217,9 +210,7 @@ func (p *remotingPort) endTransaction(req *remoting.Request) *remoting.Command {
 			zap.String("group", req.Cmd.ExtString("producerGroup")), zap.String("transactionId", req.Cmd.ExtString("transactionId")))
 	default:
 		if addr, err := p.brokers.masterOf(name, name); err == nil {
-			fwd := *req.Cmd
-			fwd.ExtFields = append(remoting.ExtFields(nil), req.Cmd.ExtFields...)
-			if err := p.forward.InvokeOneway(addr, &fwd); err != nil {
+			if err := p.forward.InvokeOneway(addr, req.Cmd.Clone()); err != nil {
 				p.log.Warn("END_TRANSACTION not forwarded", zap.String("broker", addr), zap.Error(err))
 			}
 		}
@@ -238,9 +229,7 @@ func (p *remotingPort) relayCheck(group, brokerName string, check *remoting.Comm
 		return false
 	}
 	p.txBrokers.put(group, check.ExtString("transactionId"), txData{brokerName: brokerName})
-	relay := *check
-	relay.ExtFields = append(remoting.ExtFields(nil), check.ExtFields...)
-	if err := ch.InvokeOneway(&relay); err != nil {
+	if err := ch.InvokeOneway(check.Clone()); err != nil {
 		p.log.Warn("check transaction: not relayed to the producer", zap.String("remote", ch.RemoteAddr()), zap.Error(err))
 		return false
 	}

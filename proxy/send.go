@@ -235,7 +235,7 @@ func (m *messaging) validateMessageGroup(g string) error {
 // checkMessageType is DefaultTopicMessageTypeValidator: a typed topic
 // takes its type only (MIXED and untyped topics take any).
 func (m *messaging) checkMessageType(topic string, pm *apiv2.Message) error {
-	if !m.cfg.EnableTopicMessageTypeCheck || strings.HasPrefix(topic, "%RETRY%") || strings.HasPrefix(topic, "%DLQ%") {
+	if !m.cfg.EnableTopicMessageTypeCheck || protocol.IsRetryOrDLQTopic(topic) {
 		return nil
 	}
 	tt := m.topicMessageType(topic)

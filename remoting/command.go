@@ -75,6 +75,14 @@ func NewResponse(req *Command, code ResponseCode, remark string) *Command {
 	}
 }
 
+// Clone is a copy with its own header fields (the body is shared): a
+// request to send on, whose opaque the sender sets.
+func (c *Command) Clone() *Command {
+	out := *c
+	out.ExtFields = c.ExtFields.Clone()
+	return &out
+}
+
 // IsResponse tells whether the response bit is set.
 func (c *Command) IsResponse() bool { return c.Flag&FlagResponse != 0 }
 

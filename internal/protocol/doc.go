@@ -34,6 +34,7 @@
 //	consumer_filter.go     consumerFilter.json
 //	heartbeat.go           HeartbeatData: producers, consumers and their subscriptions
 //	client_bodies.go       the lock, unlock and check-client bodies a consumer sends
+//	pull.go                PULL_MESSAGE's sysFlag bits; retry and dead letter topics
 //	consume_stats.go       MessageQueue, ConsumeStats, OffsetWrapper, ResetOffsetBody
 //	topic_stats.go         TopicStatsTable, TopicOffset
 //	broker_stats.go        broker and consume stats, consume time spans, consumer status
