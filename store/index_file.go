@@ -87,6 +87,9 @@ func (ix *indexFile) entryPos(n int32) int {
 }
 
 // putKey adds an entry (IndexFile.putKey); false when the file is full.
+// As Java's, the first entry of a file stores its time relative to the
+// begin time the file had (the previous file's end, startAfter), which
+// then becomes the entry's: that entry reads as that gap later.
 func (ix *indexFile) putKey(hash int32, phyOffset, storeTimestamp int64) bool {
 	count := ix.indexCount()
 	if int(count) >= ix.entries {
