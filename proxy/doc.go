@@ -46,6 +46,6 @@
 // mqproxy does, and hands HTTP/2 connections to the gRPC server in both
 // modes (docs/reference/proxy-remoting.md is Java's behaviour).
 //
-// Not here yet (docs/reference/proxy-remoting.md says what Java does):
-//   - the HAProxy PROXY protocol header on the remoting port (§1.2).
+// Both ports take a load balancer's PROXY protocol header as Java's do
+// (remoting/haproxy.go): the client's address is the one it names.
 package proxy

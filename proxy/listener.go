@@ -4,6 +4,8 @@ package proxy
 // tls.server.mode says): each connection's first byte decides — a TLS
 // handshake record (0x16) is served over TLS (ALPN h2), anything else
 // plaintext; enforcing mode closes plaintext, disabled mode closes TLS.
+// A PROXY protocol header before it (a load balancer's) is taken off, and
+// the connection's remote address is the client it names.
 // The first byte is read off the accept loop, so a silent connection
 // holds up no other.
 
@@ -61,13 +63,21 @@ func (s *sniffListener) acceptLoop() {
 func (s *sniffListener) sniff(c net.Conn) {
 	br := bufio.NewReader(c)
 	_ = c.SetReadDeadline(time.Now().Add(sniffTimeout))
-	first, err := br.Peek(1)
+	source, err := takeProxyHeader(br)
+	var first []byte
+	if err == nil {
+		first, err = br.Peek(1)
+	}
 	_ = c.SetReadDeadline(time.Time{})
 	if err != nil {
 		_ = c.Close()
 		return
 	}
-	var out net.Conn = &peekedConn{Conn: c, r: br}
+	pc := &peekedConn{Conn: c, r: br}
+	if source != "" {
+		pc.remote, _ = net.ResolveTCPAddr("tcp", source)
+	}
+	var out net.Conn = pc
 	isTLS := first[0] == tlsRecordHandshake
 	switch {
 	case isTLS && (s.mode == remoting.TLSDisabled || s.tls == nil):
@@ -111,10 +121,46 @@ func (s *sniffListener) Close() error {
 	return err
 }
 
-// peekedConn reads through the reader that peeked.
+// peekedConn reads through the reader that peeked; remote, when set, is
+// the client a PROXY protocol header named.
 type peekedConn struct {
 	net.Conn
-	r *bufio.Reader
+	r      *bufio.Reader
+	remote net.Addr
 }
 
 func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+func (c *peekedConn) RemoteAddr() net.Addr {
+	if c.remote != nil {
+		return c.remote
+	}
+	return c.Conn.RemoteAddr()
+}
+
+// takeProxyHeader reads a PROXY protocol header off the start of a
+// connection, as Java's gRPC port detects one (remoting/haproxy.go): the
+// client's address it names, "" for none.
+func takeProxyHeader(br *bufio.Reader) (string, error) {
+	for want := 1; ; want = br.Buffered() + 1 {
+		if _, err := br.Peek(want); err != nil {
+			return "", err
+		}
+		buf, _ := br.Peek(br.Buffered())
+		detected, needMore := remoting.DetectProxyHeader(buf)
+		if needMore {
+			continue
+		}
+		if !detected {
+			return "", nil
+		}
+		n, source, ok, err := remoting.ParseProxyHeader(buf)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			_, err = br.Discard(n)
+			return source, err
+		}
+	}
+}

@@ -77,3 +77,20 @@ func TestSniffListenerEnforcingClosesPlaintext(t *testing.T) {
 	_, err = plain.Read(make([]byte, 1))
 	require.ErrorIs(t, err, io.EOF, "the proxy closed it")
 }
+
+// A load balancer's PROXY protocol header is taken off, and the
+// connection handed out is the client's, at the address it names.
+func TestSniffListenerTakesAProxyHeader(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	l := newSniffListener(raw, remoting.TLSPermissive, nil)
+	t.Cleanup(func() { _ = l.Close() })
+	c, err := net.Dial("tcp", raw.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	_, err = c.Write([]byte("PROXY TCP4 192.0.2.7 10.0.0.5 51234 8081\r\nPRI * HTTP/2.0"))
+	require.NoError(t, err)
+	got, conn := acceptOne(t, l, 14)
+	require.Equal(t, "PRI * HTTP/2.0", string(got))
+	require.Equal(t, "192.0.2.7:51234", conn.RemoteAddr().String())
+}

@@ -43,7 +43,6 @@ package proxy
 //     SYSTEM_ERROR "no consumer for this group, <g>"; Java's is an NPE;
 //   - requests are served on bounded pools per family (Java 5.3.3 runs
 //     every request on a 4-thread executor).
-//   - no HAProxy PROXY protocol header is read.
 //
 // In cluster mode the consumers registered here are shared with the other
 // proxies of the cluster, and theirs kept here (heartbeat_syncer.go).

@@ -31,7 +31,10 @@ type frameWriter interface {
 type Channel struct {
 	id     uint64
 	remote string
-	local  string
+	// proxied is the client's address a PROXY protocol header gave
+	// (haproxy.go), which RemoteAddr answers instead of remote.
+	proxied atomic.Pointer[string]
+	local   string
 	// w is the connection's writer; a server connection that turns to
 	// TLS gets a new one (server_tls.go).
 	w      atomic.Pointer[writerBox]
@@ -70,7 +73,12 @@ func (ch *Channel) writer() frameWriter { return ch.w.Load().frameWriter }
 func (ch *Channel) ID() uint64 { return ch.id }
 
 // RemoteAddr is the peer's "host:port".
-func (ch *Channel) RemoteAddr() string { return ch.remote }
+func (ch *Channel) RemoteAddr() string {
+	if p := ch.proxied.Load(); p != nil {
+		return *p
+	}
+	return ch.remote
+}
 
 // LocalAddr is this end's "host:port".
 func (ch *Channel) LocalAddr() string { return ch.local }

@@ -14,7 +14,9 @@
 // handlers run on the router's named pools on the other cores
 // (docs/connections.md, docs/cpu.md).
 //
-// TLS follows Java's tls.server.mode (ServerOptions.TLSMode): the first
+// A connection may open with a load balancer's PROXY protocol header, as
+// 5.x servers accept (haproxy.go); its client address is then the
+// channel's. TLS follows Java's tls.server.mode (ServerOptions.TLSMode): the first
 // byte of a connection tells a TLS handshake from plaintext; plaintext
 // stays on gnet, TLS connections leave it for crypto/tls (server_tls.go).
 // The client dials TLS when ClientOptions.TLSConfig is set (docs/tls.md).
@@ -41,6 +43,7 @@
 //	tls.go              TLSMode and the self-signed certificate of test mode
 //	server_tls.go       TLS connections: sniffed, then served off gnet with crypto/tls
 //	server_http2.go     HTTP/2 connections on a remoting port, handed to ServerOptions.HTTP2
+//	haproxy.go          the HAProxy PROXY protocol header a load balancer opens a connection with
 //	stream_writer.go    the writer goroutine of a TLS connection (served off gnet)
 //	client.go           Client: outbound connections, one per address
 //	inprocess.go        InProcess: a server of the same process reached without a socket

@@ -211,6 +211,9 @@ type serverConn struct {
 	// sniffed is set once the first bytes were looked at for a TLS
 	// handshake (event loop only).
 	sniffed bool
+	// proxyChecked is set once the first bytes were looked at for a
+	// PROXY protocol header (event loop only).
+	proxyChecked bool
 	// handedOver is set when the connection leaves gnet to be served
 	// over TLS: its channel lives on (event loop only).
 	handedOver bool

@@ -66,11 +66,12 @@ func (s *Server) takeHTTP2(c gnet.Conn, sc *serverConn) gnet.Action {
 	}
 	head, _ := c.Peek(c.InboundBuffered())
 	head = bytes.Clone(head)
-	go s.giveHTTP2(fd, head, sc.ch.remote)
+	go s.giveHTTP2(fd, head, sc.ch)
 	return gnet.Close
 }
 
-func (s *Server) giveHTTP2(fd int, head []byte, remote string) {
+func (s *Server) giveHTTP2(fd int, head []byte, ch *Channel) {
+	remote := ch.RemoteAddr()
 	f := os.NewFile(uintptr(fd), "http2")
 	raw, err := net.FileConn(f)
 	_ = f.Close()
@@ -79,7 +80,7 @@ func (s *Server) giveHTTP2(fd int, head []byte, remote string) {
 		s.log.Warn("closing an HTTP/2 connection", zap.String("remote", remote), zap.Error(err))
 		return
 	}
-	s.opts.HTTP2(&replayConn{Conn: raw, head: head})
+	s.opts.HTTP2(withRemote(&replayConn{Conn: raw, head: head}, ch))
 }
 
 // negotiatedHTTP2 reports whether a TLS connection's handshake chose

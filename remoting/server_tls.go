@@ -73,6 +73,11 @@ const tlsReadBuffer = 64 << 10
 // more bytes, false when there is nothing to look at yet or the connection
 // is plaintext remoting and allowed.
 func (s *Server) sniff(c gnet.Conn, sc *serverConn) (gnet.Action, bool) {
+	if !sc.proxyChecked {
+		if action, left := s.readProxyHeader(c, sc); left {
+			return action, true
+		}
+	}
 	first, err := c.Peek(1)
 	if err != nil {
 		return gnet.None, false
@@ -140,7 +145,7 @@ func (s *Server) serveTLS(fd int, hello []byte, ch *Channel) {
 	if s.negotiatedHTTP2(c) {
 		s.tls.untrack(c)
 		s.closed(ch, nil)
-		s.opts.HTTP2(c.tc)
+		s.opts.HTTP2(withRemote(c.tc, ch))
 		return
 	}
 	s.tls.wg.Add(1)
