@@ -213,6 +213,14 @@ func answer(req *remoting.Request, code remoting.ResponseCode, remark string) *r
 	return resp
 }
 
+// succeeded is SUCCESS with an empty remark, as Java's proxy answers a
+// heartbeat and the client's other registration calls.
+func succeeded(req *remoting.Request) *remoting.Command {
+	resp := answer(req, remoting.Success, "")
+	resp.HasRemark = true
+	return resp
+}
+
 // stampResponse sets what Java's proxy sets on every response it writes:
 // MSG_REGION (regionId, "") and TRACE_ON (traceOn, false).
 func stampResponse(resp *remoting.Command) {
@@ -231,9 +239,7 @@ func (p *remotingPort) heartbeat(req *remoting.Request) *remoting.Command {
 		p.syncer.syncRemotingConsumers(syncRegister, req.Ch, hb.ClientID, req.Cmd.Language.String(), req.Cmd.Version,
 			hb.ConsumerDataSet)
 	}
-	resp := answer(req, remoting.Success, "")
-	resp.HasRemark = true
-	return resp
+	return succeeded(req)
 }
 
 // unregister is UNREGISTER_CLIENT.
@@ -244,16 +250,12 @@ func (p *remotingPort) unregister(req *remoting.Request) *remoting.Command {
 		p.syncer.syncRemotingConsumers(syncUnregister, req.Ch, req.Cmd.ExtString("clientID"), req.Cmd.Language.String(),
 			req.Cmd.Version, []protocol.ConsumerData{{GroupName: group}})
 	}
-	resp := answer(req, remoting.Success, "")
-	resp.HasRemark = true
-	return resp
+	return succeeded(req)
 }
 
 // checkClientConfig is CHECK_CLIENT_CONFIG: Java's proxy checks nothing.
 func (p *remotingPort) checkClientConfig(req *remoting.Request) *remoting.Command {
-	resp := answer(req, remoting.Success, "")
-	resp.HasRemark = true
-	return resp
+	return succeeded(req)
 }
 
 // consumerListByGroup is GET_CONSUMER_LIST_BY_GROUP, from the consumers

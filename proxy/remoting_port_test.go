@@ -27,6 +27,11 @@ const remotingWait = 10 * time.Second
 // cluster-mode proxy in front of them; it returns the proxy.
 func startClusterProxy(t *testing.T, topic string) *proxy.Server {
 	nsAddr, _ := startBroker(t, topic)
+	return clusterProxy(t, nsAddr)
+}
+
+// clusterProxy runs a cluster-mode proxy of the name server at nsAddr.
+func clusterProxy(t *testing.T, nsAddr string) *proxy.Server {
 	cfg := proxy.DefaultConfig()
 	cfg.GrpcServerPort, cfg.RemotingListenPort, cfg.NamesrvAddr, cfg.RemotingAccessAddr = 0, 0, nsAddr, "127.0.0.1"
 	p, err := proxy.New(proxy.Options{Config: cfg, ListenHost: "127.0.0.1", Logger: zap.NewNop()})
@@ -149,16 +154,7 @@ func TestGrpcIsServedOnTheRemotingPort(t *testing.T) {
 func TestProxiesShareTheirRemotingConsumers(t *testing.T) {
 	const topic, group = "ProxyRemotingSync", "proxy_sync_cg"
 	nsAddr, _ := startBroker(t, topic)
-	start := func() *proxy.Server {
-		cfg := proxy.DefaultConfig()
-		cfg.GrpcServerPort, cfg.RemotingListenPort, cfg.NamesrvAddr, cfg.RemotingAccessAddr = 0, 0, nsAddr, "127.0.0.1"
-		p, err := proxy.New(proxy.Options{Config: cfg, ListenHost: "127.0.0.1", Logger: zap.NewNop()})
-		require.NoError(t, err)
-		p.Serve()
-		t.Cleanup(p.Close)
-		return p
-	}
-	a, b := start(), start()
+	a, b := clusterProxy(t, nsAddr), clusterProxy(t, nsAddr)
 	c := remotingClient(t)
 	hb := remoting.NewRequest(remoting.HeartBeat, nil)
 	hb.Body = []byte(`{"clientID":"10.0.0.7@on-a","producerDataSet":[],"consumerDataSet":[{"groupName":"` + group +
