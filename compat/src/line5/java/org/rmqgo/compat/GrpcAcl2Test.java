@@ -17,16 +17,12 @@ import org.apache.rocketmq.client.apis.ClientException;
 import org.apache.rocketmq.client.apis.consumer.FilterExpression;
 import org.apache.rocketmq.client.apis.consumer.SimpleConsumer;
 import org.apache.rocketmq.client.apis.producer.Producer;
-import org.apache.rocketmq.common.TopicConfig;
-import org.apache.rocketmq.remoting.protocol.body.AclInfo;
-import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.rmqgo.testsupport.Eventually;
 
 /**
  * ACL 2.0 on the gRPC port: the proxy inside broker-a (compat/acl2-suite.sh starts it with PROXY=1
@@ -55,24 +51,15 @@ class GrpcAcl2Test {
 
     @BeforeAll
     static void usersTopicAndGroup() throws Exception {
-        rootAdmin = Acl.admin(Acl.hook(Acl2Test.SUPER, Acl2Test.SUPER_PW));
-        for (String t : List.of(TOPIC, TOPIC_PUB)) {
-            TopicConfig tc = Clients.topicConfig(t, 2, 2);
-            tc.setAttributes(Map.of("+message.type", "NORMAL"));
-            rootAdmin.createAndUpdateTopicConfig(Env.brokerAddr(), tc);
-            Eventually.eventually("route of " + t, () -> rootAdmin.examineTopicRouteInfo(t));
-        }
-        SubscriptionGroupConfig g = new SubscriptionGroupConfig();
-        g.setGroupName(GROUP);
-        rootAdmin.createAndUpdateSubscriptionGroupConfig(Env.brokerAddr(), g);
-        String addr = Env.brokerAddr();
-        rootAdmin.createUser(addr, USER, USER_PW, null);
-        rootAdmin.createAcl(addr, AclInfo.of("User:" + USER, List.of("Topic:" + TOPIC, "Group:" + GROUP),
-            List.of("Pub", "Sub"), null, "Allow"));
-        rootAdmin.createUser(addr, SUB_ONLY, SUB_ONLY_PW, null);
-        rootAdmin.createAcl(addr, AclInfo.of("User:" + SUB_ONLY, List.of("Topic:" + TOPIC, "Group:" + GROUP),
-            List.of("Sub"), null, "Allow"));
-        rootAdmin.createAcl(addr, AclInfo.of("User:" + SUB_ONLY, List.of("Topic:" + TOPIC_PUB), List.of("Pub"), null, "Allow"));
+        rootAdmin = Acl2Fixture.rootAdmin();
+        Acl2Fixture.normalTopic(rootAdmin, TOPIC);
+        Acl2Fixture.normalTopic(rootAdmin, TOPIC_PUB);
+        Acl2Fixture.group(rootAdmin, GROUP);
+        Acl2Fixture.user(rootAdmin, USER, USER_PW);
+        Acl2Fixture.allow(rootAdmin, USER, List.of("Topic:" + TOPIC, "Group:" + GROUP), List.of("Pub", "Sub"));
+        Acl2Fixture.user(rootAdmin, SUB_ONLY, SUB_ONLY_PW);
+        Acl2Fixture.allow(rootAdmin, SUB_ONLY, List.of("Topic:" + TOPIC, "Group:" + GROUP), List.of("Sub"));
+        Acl2Fixture.allow(rootAdmin, SUB_ONLY, List.of("Topic:" + TOPIC_PUB), List.of("Pub"));
     }
 
     @AfterAll

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -19,13 +18,10 @@ import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
-import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.remoting.RPCHook;
-import org.apache.rocketmq.remoting.protocol.body.AclInfo;
-import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -58,21 +54,13 @@ class ProxyRemotingAcl2Test {
     @BeforeAll
     static void usersTopicAndGroup() throws Exception {
         assumeTrue("cluster".equals(Env.optional("PROXY", "0")), "the remoting port of a proxy in cluster mode");
-        rootAdmin = Acl.admin(Acl.hook(Acl2Test.SUPER, Acl2Test.SUPER_PW));
-        TopicConfig tc = Clients.topicConfig(TOPIC, 2, 2);
-        tc.setAttributes(Map.of("+message.type", "NORMAL"));
-        rootAdmin.createAndUpdateTopicConfig(Env.brokerAddr(), tc);
-        Eventually.eventually("route of " + TOPIC, () -> rootAdmin.examineTopicRouteInfo(TOPIC));
-        SubscriptionGroupConfig g = new SubscriptionGroupConfig();
-        g.setGroupName(GROUP);
-        rootAdmin.createAndUpdateSubscriptionGroupConfig(Env.brokerAddr(), g);
-        String addr = Env.brokerAddr();
-        rootAdmin.createUser(addr, USER, USER_PW, null);
-        rootAdmin.createAcl(addr, AclInfo.of("User:" + USER, List.of("Topic:" + TOPIC, "Group:" + GROUP),
-            List.of("Pub", "Sub"), null, "Allow"));
-        rootAdmin.createUser(addr, SUB_ONLY, SUB_ONLY_PW, null);
-        rootAdmin.createAcl(addr, AclInfo.of("User:" + SUB_ONLY, List.of("Topic:" + TOPIC, "Group:" + GROUP),
-            List.of("Sub"), null, "Allow"));
+        rootAdmin = Acl2Fixture.rootAdmin();
+        Acl2Fixture.normalTopic(rootAdmin, TOPIC);
+        Acl2Fixture.group(rootAdmin, GROUP);
+        Acl2Fixture.user(rootAdmin, USER, USER_PW);
+        Acl2Fixture.allow(rootAdmin, USER, List.of("Topic:" + TOPIC, "Group:" + GROUP), List.of("Pub", "Sub"));
+        Acl2Fixture.user(rootAdmin, SUB_ONLY, SUB_ONLY_PW);
+        Acl2Fixture.allow(rootAdmin, SUB_ONLY, List.of("Topic:" + TOPIC, "Group:" + GROUP), List.of("Sub"));
     }
 
     @AfterAll
