@@ -85,7 +85,7 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := rmqgo-namesrv rmqgo-broker rmqgo-proxy rmqbench rmqstore rmqadmin
+BINARIES  := rmqgo-namesrv rmqgo-broker rmqgo-proxy rmqgo-controller rmqbench rmqstore rmqadmin
 FUZZTIME  ?= 5m
 
 # The linters of make lint, run through the Go toolchain at pinned versions:
@@ -97,7 +97,7 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 
 # Where the scripts find this project's name server, broker and rmqbench
 # (make build puts them in bin/): passed to every target that starts them.
-SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_PROXY_BIN=$(CURDIR)/$(BIN)/rmqgo-proxy RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
+SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_PROXY_BIN=$(CURDIR)/$(BIN)/rmqgo-proxy RMQGO_CONTROLLER_BIN=$(CURDIR)/$(BIN)/rmqgo-controller RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
 .PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-proxy-pair compat-proxy-pair-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves bench-grpc
 

@@ -823,6 +823,9 @@ restart_broker() {
   start_again "$bname"
 }
 
+# REF_SERVERS_LIB=1: sourced for its functions (compat/controller-suite.sh); no command runs.
+[ "${REF_SERVERS_LIB:-0}" = 1 ] && return 0
+
 cmd=${1:-}
 case $cmd in
   start) LINE=${2:-4}; start_all ;;

@@ -40,12 +40,14 @@
 //	store_config.go   MessageStoreConfig
 //	netty_config.go   NettyServerConfig and NettyClientConfig
 //	namesrv_config.go NamesrvConfig
+//	controller_config.go  ControllerConfig and JraftConfig (5.x controller.conf)
 //	javafive.go       the 5.3.3 keys rmqgo lists with their defaults but does not implement
 //	derived.go        the values Java's getters derive from the raw fields
 //	env.go            Env: environment variables, JVM system properties, host facts
 //	tls.go            TLSConfig: Java's TlsSystemConfig properties and tls.config.file
 //	cli.go            CommandLine: the commons-cli options of the two startups
 //	startup.go        LoadBroker, LoadNamesrv, the startups' post-processing and exit codes
+//	controller_startup.go  LoadController, mqcontroller's command line, the controller group's members
 //	validate.go       Validate: every value that cannot work, with file:line
 //	render.go         PrintConfig: the -p / -m listings
 //	configuration.go  Configuration: GET/UPDATE_BROKER_CONFIG and their name-server twins

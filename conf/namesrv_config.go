@@ -47,8 +47,8 @@ type NamesrvConfig struct {
 	// NotifyMinBrokerIdChanged notifies brokers when their group's minimum
 	// broker id changes (5.x key).
 	NotifyMinBrokerIdChanged bool `prop:"notifyMinBrokerIdChanged,since=5"`
-	// EnableControllerInNamesrv runs the 5.x controller inside the name server
-	// (5.x key); not supported here, so Validate refuses it.
+	// EnableControllerInNamesrv runs the 5.x controller inside the name
+	// server, configured from the same file (5.x key).
 	EnableControllerInNamesrv bool `prop:"enableControllerInNamesrv,since=5"`
 	// NeedWaitForService delays serving until brokers have registered (5.x key).
 	NeedWaitForService bool `prop:"needWaitForService,since=5"`

@@ -179,6 +179,11 @@ func bindCommandLine(cl *CommandLine, obj Object) {
 type NamesrvConfigs struct {
 	Namesrv     *NamesrvConfig
 	NettyServer *NettyServerConfig
+	// Controller and Jraft are the embedded controller's, bound from the
+	// same file (NamesrvStartup reads them only with
+	// enableControllerInNamesrv=true).
+	Controller *ControllerConfig
+	Jraft      *JraftConfig
 	// File is the -c file as read; nil without -c.
 	File *Properties
 	// TLS is TlsSystemConfig, read from the system properties and
@@ -188,7 +193,8 @@ type NamesrvConfigs struct {
 
 // DefaultNamesrvConfigs returns the class defaults with listenPort 9876.
 func DefaultNamesrvConfigs(env Env) *NamesrvConfigs {
-	n := &NamesrvConfigs{Namesrv: DefaultNamesrvConfig(env), NettyServer: DefaultNettyServerConfig(env)}
+	n := &NamesrvConfigs{Namesrv: DefaultNamesrvConfig(env), NettyServer: DefaultNettyServerConfig(env),
+		Controller: DefaultControllerConfig(env), Jraft: DefaultJraftConfig()}
 	n.NettyServer.ListenPort = 9876
 	return n
 }
@@ -204,9 +210,17 @@ func (n *NamesrvConfigs) NewConfiguration() *Configuration {
 	return NewConfiguration(n.Namesrv.ConfigStorePath, n.File, n.Objects()...)
 }
 
-// Validate runs both configs' Validate.
+// Validate runs both configs' Validate, and the controller's when the
+// name server embeds one.
 func (n *NamesrvConfigs) Validate() error {
-	return errors.Join(n.Namesrv.Validate(), n.NettyServer.Validate())
+	errs := []error{n.Namesrv.Validate(), n.NettyServer.Validate()}
+	if n.Namesrv.EnableControllerInNamesrv {
+		errs = append(errs, n.Controller.Validate())
+		if _, _, err := ControllerMembers(n.Controller, n.Jraft); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // LoadNamesrv does what NamesrvStartup.createNamesrvController does: the
@@ -224,7 +238,7 @@ func LoadNamesrv(cl *CommandLine, env Env) (*NamesrvConfigs, []Warning, error) {
 			return nil, nil, err
 		}
 		n.File = file
-		ws = Bind(file, n.Objects()...)
+		ws = Bind(file, n.Namesrv, n.NettyServer, n.Controller, n.Jraft)
 		n.Namesrv.ConfigStorePath = path
 	}
 	bindCommandLine(cl, n.Namesrv)

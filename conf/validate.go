@@ -154,13 +154,10 @@ func (c *NettyClientConfig) Validate() error {
 	return ck.err()
 }
 
-// Validate reports an empty kvConfigPath and enableControllerInNamesrv
-// (the 5.x controller is not supported).
+// Validate reports an empty kvConfigPath.
 func (c *NamesrvConfig) Validate() error {
 	ck := &checker{obj: c}
 	ck.require(c.KvConfigPath != "", "kvConfigPath", c.KvConfigPath, "must not be empty")
-	ck.require(!c.EnableControllerInNamesrv, "enableControllerInNamesrv", c.EnableControllerInNamesrv,
-		"the 5.x controller is not supported by rmqgo (see README, Replication)")
 	return ck.err()
 }
 

@@ -99,9 +99,15 @@ func TestValidateRefusesControllerMode(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "conf: enableControllerMode=true: the 5.x controller (automatic master election) is not supported by rmqgo")
 
-	n := DefaultNamesrvConfig(testEnv())
-	n.EnableControllerInNamesrv = true
-	err = n.Validate()
+}
+
+func TestNamesrvWithControllerNeedsItsPeers(t *testing.T) {
+	n := DefaultNamesrvConfigs(testEnv())
+	n.Namesrv.EnableControllerInNamesrv = true
+	err := n.Validate()
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "conf: enableControllerInNamesrv=true: the 5.x controller is not supported by rmqgo")
+	assert.Contains(t, err.Error(), "Attribute value controllerDLegerPeers of ControllerConfig is null or empty")
+	n.Controller.ControllerDLegerPeers = "n0-127.0.0.1:9878;n1-127.0.0.1:9868"
+	n.Controller.ControllerDLegerSelfId = "n1"
+	require.NoError(t, n.Validate())
 }

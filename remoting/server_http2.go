@@ -1,6 +1,7 @@
 package remoting
 
-// HTTP/2 connections on a remoting port (ServerOptions.HTTP2).
+// HTTP/2 connections on a remoting port (ServerOptions.HTTP2), and the
+// other protocols a port may share with remoting (ServerOptions.Diversions).
 //
 // Java's proxy serves remoting and gRPC on one port, its remotingListenPort
 // (8080): ProtocolNegotiationHandler looks at a connection's first bytes
@@ -15,6 +16,9 @@ package remoting
 // and "PRI " read so is 1,347,569,952, over any frame bound (MaxFrameLength
 // is 16 MiB). A connection whose first byte is 'P' is held until four bytes
 // are in.
+//
+// A Diversion works the same way for a head of its own: the controller's
+// Raft peers open with "RAFT" (1,380,009,556 as a frame length).
 //
 // Difference from Java: Java forwards the HTTP/2 bytes to
 // 127.0.0.1:grpcServerPort over a socket of its own; here the connection
@@ -37,50 +41,71 @@ const http2PrefaceHead = "PRI "
 // alpnHTTP2 is the ALPN protocol id of HTTP/2 over TLS.
 const alpnHTTP2 = "h2"
 
-// sniffHTTP2 reports whether a plaintext connection opens with the HTTP/2
-// preface (take) or may yet (wait: fewer than four bytes are in).
-func (s *Server) sniffHTTP2(c gnet.Conn) (take, wait bool) {
-	if s.opts.HTTP2 == nil {
-		return false, false
-	}
-	first, err := c.Peek(1)
-	if err != nil || first[0] != http2PrefaceHead[0] {
-		return false, false
-	}
-	head, err := c.Peek(len(http2PrefaceHead))
-	if err != nil {
-		return false, true
-	}
-	return string(head) == http2PrefaceHead, false
+// Diversion hands the plaintext connections that open with Head to Take,
+// as a net.Conn that replays what was read of them: a protocol sharing a
+// remoting port, as DLedger's peer protocol shares the controller's. Head
+// must not open a remoting frame: its first byte must be above 0x01 (a
+// frame's length is under 16 MiB), and not 0x16 (TLS) or 'P' (HTTP/2 and
+// the PROXY protocol).
+type Diversion struct {
+	Head string
+	Take func(net.Conn)
 }
 
-// takeHTTP2 hands a plaintext HTTP/2 connection to ServerOptions.HTTP2:
+// sniffDiversion reports where a plaintext connection goes (to: HTTP/2 or
+// a Diversion), or that it may yet go somewhere (wait: fewer bytes are in
+// than a head that matches so far).
+func (s *Server) sniffDiversion(c gnet.Conn) (to func(net.Conn), wait bool) {
+	first, err := c.Peek(1)
+	if err != nil {
+		return nil, false
+	}
+	heads := s.opts.Diversions
+	if s.opts.HTTP2 != nil {
+		heads = append([]Diversion{{Head: http2PrefaceHead, Take: s.opts.HTTP2}}, heads...)
+	}
+	for _, d := range heads {
+		if first[0] != d.Head[0] {
+			continue
+		}
+		head, err := c.Peek(len(d.Head))
+		if err != nil {
+			return nil, true
+		}
+		if string(head) == d.Head {
+			return d.Take, false
+		}
+	}
+	return nil, false
+}
+
+// takeDiverted hands a plaintext connection to a Diversion (or HTTP/2):
 // its socket is duplicated, what gnet read of it is replayed, and gnet
 // closes its descriptor.
-func (s *Server) takeHTTP2(c gnet.Conn, sc *serverConn) gnet.Action {
+func (s *Server) takeDiverted(c gnet.Conn, sc *serverConn, to func(net.Conn)) gnet.Action {
 	fd, err := c.Dup()
 	if err != nil {
-		s.log.Warn("closing an HTTP/2 connection that could not leave the event loop",
+		s.log.Warn("closing a diverted connection that could not leave the event loop",
 			zap.String("remote", sc.ch.remote), zap.Error(err))
 		return gnet.Close
 	}
 	head, _ := c.Peek(c.InboundBuffered())
 	head = bytes.Clone(head)
-	go s.giveHTTP2(fd, head, sc.ch)
+	go s.giveDiverted(fd, head, sc.ch, to)
 	return gnet.Close
 }
 
-func (s *Server) giveHTTP2(fd int, head []byte, ch *Channel) {
+func (s *Server) giveDiverted(fd int, head []byte, ch *Channel, to func(net.Conn)) {
 	remote := ch.RemoteAddr()
-	f := os.NewFile(uintptr(fd), "http2")
+	f := os.NewFile(uintptr(fd), "diverted")
 	raw, err := net.FileConn(f)
 	_ = f.Close()
 	if err != nil {
 		_ = syscall.Close(fd)
-		s.log.Warn("closing an HTTP/2 connection", zap.String("remote", remote), zap.Error(err))
+		s.log.Warn("closing a diverted connection", zap.String("remote", remote), zap.Error(err))
 		return
 	}
-	s.opts.HTTP2(withRemote(&replayConn{Conn: raw, head: head}, ch))
+	to(withRemote(&replayConn{Conn: raw, head: head}, ch))
 }
 
 // negotiatedHTTP2 reports whether a TLS connection's handshake chose

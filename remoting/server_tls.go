@@ -92,13 +92,13 @@ func (s *Server) sniff(c gnet.Conn, sc *serverConn) (gnet.Action, bool) {
 			zap.String("remote", sc.ch.remote))
 		return gnet.Close, true
 	}
-	take, wait := s.sniffHTTP2(c)
+	to, wait := s.sniffDiversion(c)
 	if wait {
 		return gnet.None, true
 	}
 	sc.sniffed = true
-	if take {
-		return s.takeHTTP2(c, sc), true
+	if to != nil {
+		return s.takeDiverted(c, sc, to), true
 	}
 	return gnet.None, false
 }

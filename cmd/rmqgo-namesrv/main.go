@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/controller"
 	"github.com/rmqgo/rmqgo/internal/startup"
 	"github.com/rmqgo/rmqgo/internal/tlsconf"
 	"github.com/rmqgo/rmqgo/namesrv"
@@ -73,8 +74,24 @@ func serve(cfg *conf.NamesrvConfigs, warnings []conf.Warning, env conf.Env, stdo
 	}
 	fmt.Fprintln(stdout, ns.BootMessage())
 	log.Info(ns.BootMessage())
+	var ctl *controller.Controller
+	if cfg.Namesrv.EnableControllerInNamesrv {
+		if ctl, err = startController(cfg, env, log); err != nil {
+			log.Error("controller failed to start", zap.Error(err))
+			fmt.Fprintln(stderr, err)
+			_ = ns.Close()
+			return -1
+		}
+		fmt.Fprintln(stdout, ctl.EmbeddedBootMessage())
+		log.Info(ctl.EmbeddedBootMessage())
+	}
 	startup.WaitForSignal(log, sig)
 	start := time.Now()
+	if ctl != nil {
+		if err := ctl.Close(); err != nil {
+			log.Warn("controller shutdown", zap.Error(err))
+		}
+	}
 	if err := ns.Close(); err != nil {
 		log.Warn("shutdown", zap.Error(err))
 	}
@@ -117,6 +134,30 @@ func options(cfg *conf.NamesrvConfigs, log *zap.Logger) (namesrv.Options, error)
 	var err error
 	o.TLSMode, o.TLSConfig, err = tlsconf.ForServer(cfg.TLS, log)
 	return o, err
+}
+
+// startController starts the controller NamesrvStartup runs beside the
+// name server with enableControllerInNamesrv=true: configured from the
+// same file, on its own port (controllerDLegerPeers' entry for it), with
+// a copy of the name server's server settings.
+func startController(cfg *conf.NamesrvConfigs, env conf.Env, log *zap.Logger) (*controller.Controller, error) {
+	o, err := controller.OptionsFromConfig(cfg.Controller, cfg.Jraft, cfg.NettyServer.BindAddress, env)
+	if err != nil {
+		return nil, err
+	}
+	netty := *cfg.NettyServer
+	netty.ListenPort = o.ListenPort()
+	o.Config = controller.Configuration(conf.NewConfiguration(cfg.Controller.ConfigStorePath, cfg.File, cfg.Controller, &netty))
+	o.Logger = log.Named("controller")
+	o.TLSMode, o.TLSConfig, err = tlsconf.ForServer(cfg.TLS, log)
+	if err != nil {
+		return nil, err
+	}
+	c, err := controller.New(o)
+	if err == nil {
+		err = c.Start()
+	}
+	return c, err
 }
 
 // configSource serves GET/UPDATE_NAMESRV_CONFIG from the Java configs.

@@ -21,10 +21,13 @@ var forbidden = map[string][]string{
 	// store knows messages and files; its options are plain structs.
 	"store":   {"remoting", "broker", "namesrv", "cmd", "conf"},
 	"conf":    {"remoting", "broker", "namesrv", "store", "cmd"},
-	"namesrv": {"broker", "store", "cmd"},
-	"broker":  {"namesrv", "cmd", "proxy"},
+	"namesrv": {"broker", "store", "cmd", "controller"},
+	"broker":  {"namesrv", "cmd", "proxy", "controller"},
 	// the proxy reaches brokers over remoting only, in both modes.
-	"proxy": {"broker", "namesrv", "cmd"},
+	"proxy": {"broker", "namesrv", "cmd", "controller"},
+	// the controller talks to brokers over remoting only; the name server
+	// runs it beside itself (cmd), not inside.
+	"controller": {"broker", "namesrv", "store", "proxy", "cmd"},
 	// internal helpers sit below broker and namesrv.
 	"internal": {"namesrv", "broker", "cmd"},
 	// the JSON engine is a leaf; the bodies build on it alone.

@@ -41,6 +41,7 @@
 //	group_list.go          GroupList (QUERY_TOPIC_CONSUME_BY_WHO)
 //	connection.go          Connection and the producer/consumer connection bodies
 //	ha_runtime_info.go     HARuntimeInfo (GET_BROKER_HA_STATUS, 5.x)
+//	controller.go          the controller codes' bodies (5.x): SyncStateSet, BrokerReplicasInfo, elections
 //	pop.go                 POP (5.x): the handle, the offset strings, the revive topic's records
 //	recall.go              the recall handle of a timer message (5.x): built on send, decoded by RECALL_MESSAGE
 //	request_mode.go        the message request modes (5.x): SET_MESSAGE_REQUEST_MODE, messageRequestMode.json
