@@ -49,6 +49,10 @@ type Broker struct {
 	orderTimers *orderUnlockTimers
 	reg         *registrar
 	ha          *replication
+	// replicas and masterServices are nil unless enableControllerMode: a
+	// controller decides the role, and the master-only services follow it.
+	replicas       *replicasManager
+	masterServices *masterServices
 	// slaveSync is nil unless brokerRole=SLAVE.
 	slaveSync   *slaveSync
 	schedule    *scheduleService
@@ -110,7 +114,11 @@ func (b *Broker) Start() error {
 		}
 	}
 	b.started = true
-	if b.runsMasterServices() {
+	if b.replicas != nil {
+		// fenced until a controller names the role (the first attempt
+		// runs here, then every 5 s until one succeeds)
+		b.replicas.start(b.stop, b.goService)
+	} else if b.runsMasterServices() {
 		b.schedule.start()
 		b.timer.start()
 	}
@@ -128,7 +136,7 @@ func (b *Broker) startServices() {
 	b.goService(func(stop <-chan struct{}) { runEvery(stop, set.FlushConsumerOffsets, b.persistOffsets) })
 	b.goService(b.clients.expiryLoop)
 	b.goService(b.holds.loop)
-	if b.runsMasterServices() {
+	if b.replicas == nil && b.runsMasterServices() {
 		b.goService(b.schedule.loop)
 		b.goService(b.timer.loop)
 		b.goService(b.handlers.tx.checkLoop)
@@ -175,7 +183,7 @@ func (b *Broker) startReplication() error {
 		return fmt.Errorf("broker: HA port: %w", err)
 	}
 	if b.settings.load().Store.HaListenPort == 0 {
-		if ap, err := netip.ParseAddrPort(b.ha.master.Addr()); err == nil {
+		if ap, err := netip.ParseAddrPort(b.ha.addr()); err == nil {
 			host, _, _ := net.SplitHostPort(b.id.haServerAddr)
 			b.id.haServerAddr = net.JoinHostPort(host, strconv.Itoa(int(ap.Port())))
 		}
@@ -242,6 +250,12 @@ func (b *Broker) Close() error {
 			errs = append(errs, s.Shutdown())
 		}
 		b.wg.Wait()
+		if b.masterServices != nil {
+			b.masterServices.off()
+		}
+		if b.replicas != nil {
+			b.replicas.client.Close()
+		}
 		errs = append(errs, b.ha.close())
 		b.reg.close()
 		b.offsets.persist(true)

@@ -33,6 +33,8 @@
 //	runtime_info.go                                     runtimeInfo
 //	transaction.go transaction_check.go                 transactionService
 //	admin_ha_status.go                                  haStatus (5.x)
+//	admin_controller.go                                 controllerAdmin (5.x): NOTIFY_BROKER_ROLE_CHANGED,
+//	                                                    GET_BROKER_EPOCH_CACHE
 //	query_assignment.go allocate.go topic_routes.go    requestModes (5.x): PULL or POP per group and
 //	                                                    topic, QUERY_ASSIGNMENT's share of the route's queues
 //	admin_timer.go                                      timerSync (5.x): a slave's timer checkpoint and metrics
@@ -81,6 +83,17 @@
 //	timer_dequeue.go  the slots out to their topics
 //	timer_recover.go  the start on a store, Java's or ours (and rmqgoTimer.json once)
 //	timer_slots.go    the index of the slots that hold units; what the metrics read
+//
+// Controller mode (enableControllerMode, 5.x): a controller gives the
+// broker its id and role and elects a new master when one dies:
+//
+//	replicas.go             replicasManager: fencing, the controller leader, the controller id,
+//	                        heartbeats to the controllers, asking to be elected
+//	replicas_sync.go        the replica-info poll and the master's SyncStateSet
+//	replicas_roles.go       when the role changes (a newer master epoch), and roleChanger
+//	role_switch.go          what a role change does: settings, store, HA, services, registration
+//	master_services.go      the master-only services started and stopped at run time
+//	controller_identity.go  brokerIdentity and brokerIdentity-temp
 //
 // Lock order, where two locks are held at once, is in docs/locks.md.
 package broker

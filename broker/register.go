@@ -35,6 +35,9 @@ type registrar struct {
 	// onMaster, when set, is told the master's HA address and address a
 	// name server answers a registration with ("" when it has none).
 	onMaster func(haServerAddr, masterAddr string)
+	// isolated, when set and true, skips registrations: a controller-mode
+	// broker that does not know its role yet stays out of the routes.
+	isolated func() bool
 	// changed is signalled when a topic is created or changed, so that the
 	// name servers learn of it at once.
 	changed chan struct{}
@@ -91,6 +94,10 @@ func (r *registrar) registerNow() { r.registerAll(false) }
 // registerAll sends REGISTER_BROKER to every name server in parallel and
 // waits for them (or their timeout).
 func (r *registrar) registerAll(oneway bool) {
+	if r.isolated != nil && r.isolated() {
+		r.log.Info("Skip register for broker is isolated")
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	addrs := r.namesrvAddrs()

@@ -33,11 +33,13 @@ import (
 	"github.com/rmqgo/rmqgo/store"
 )
 
-// replication holds the broker's HA master and, on a slave, its client.
+// replication holds the broker's HA master and, on a slave, its client;
+// in controller mode the AutoSwitchHA service instead, which is both.
 type replication struct {
 	log    *zap.Logger
 	master *store.HAMaster
 	client *store.HAClient // nil unless brokerRole=SLAVE
+	auto   *store.AutoSwitchHA
 	// fixedMaster is set when haMasterAddress names the master, so the
 	// name server's answer does not replace it.
 	fixedMaster bool
@@ -61,8 +63,30 @@ func newReplication(log *zap.Logger, st *store.Store, c *conf.BrokerConfigs, hos
 	return r
 }
 
+// newAutoSwitchReplication builds controller mode's HA service on
+// haListenPort; onPropose is told the SyncStateSets it proposes.
+func newAutoSwitchReplication(log *zap.Logger, st *store.Store, c *conf.BrokerConfigs, host string,
+	onPropose func([]int64)) *replication {
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	return &replication{log: log,
+		auto: store.NewAutoSwitchHA(st, net.JoinHostPort(host, strconv.Itoa(int(c.Store.HaListenPort))), onPropose)}
+}
+
+// addr is the HA port's bound address.
+func (r *replication) addr() string {
+	if r.auto != nil {
+		return r.auto.Addr()
+	}
+	return r.master.Addr()
+}
+
 // start listens on the HA port and, on a slave, starts replicating.
 func (r *replication) start() error {
+	if r.auto != nil {
+		return r.auto.Start()
+	}
 	if err := r.master.Start(); err != nil {
 		return err
 	}
@@ -74,6 +98,9 @@ func (r *replication) start() error {
 
 // close stops both sides.
 func (r *replication) close() error {
+	if r.auto != nil {
+		return r.auto.Close()
+	}
 	if r.client != nil {
 		r.client.Close()
 	}
@@ -83,6 +110,12 @@ func (r *replication) close() error {
 // learnMaster takes the master's HA address from a REGISTER_BROKER
 // answer (Java's updateHaMasterAddress when updateMasterHAServerAddrPeriodically).
 func (r *replication) learnMaster(haServerAddr, _ string) {
+	if r.auto != nil {
+		if haServerAddr != "" {
+			r.auto.SetMasterHAAddress(haServerAddr)
+		}
+		return
+	}
 	if r.client == nil || r.fixedMaster || haServerAddr == "" {
 		return
 	}

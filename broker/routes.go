@@ -59,6 +59,8 @@ type handlers struct {
 	pop     *popService
 	acks    *ackService
 	ha      *haStatus
+	// ctl serves the controller-mode codes (admin_controller.go).
+	ctl *controllerAdmin
 	// timerSync answers a Java slave's timer syncs.
 	timerSync *timerSync
 }
@@ -142,6 +144,8 @@ func (h *handlers) routes() []route {
 		{code: remoting.SetMessageRequestMode, pool: adminPool, handler: h.modes.setMessageRequestMode, fiveOnly: true},
 		{code: remoting.GetAllMessageRequestMode, pool: adminPool, handler: h.modes.getAllMessageRequestMode, fiveOnly: true},
 		{code: remoting.GetBrokerHaStatus, pool: adminPool, handler: h.ha.getBrokerHaStatus, fiveOnly: true},
+		{code: remoting.NotifyBrokerRoleChanged, pool: adminPool, handler: h.ctl.notifyBrokerRoleChanged, fiveOnly: true},
+		{code: remoting.GetBrokerEpochCache, pool: adminPool, handler: h.ctl.getBrokerEpochCache, fiveOnly: true},
 		{code: remoting.GetTimerCheckPoint, pool: adminPool, handler: h.timerSync.getTimerCheckPoint, fiveOnly: true},
 		{code: remoting.GetTimerMetrics, pool: adminPool, handler: h.timerSync.getTimerMetrics, fiveOnly: true},
 		{code: remoting.ViewBrokerStatsData, pool: adminPool, handler: h.stats.viewBrokerStatsData},

@@ -302,6 +302,8 @@ func putStatusResponse(res store.PutResult, maxMessageSize int32) (remoting.Resp
 		return remoting.ServiceNotAvailable, "service not available now. It may be caused by one of the following reasons: the broker's disk is full [" + res.Reason + "], messages are put to the slave, message store has been shut down, etc."
 	case store.PutOSPageCacheBusy:
 		return remoting.SystemError, "[PC_SYNCHRONIZED]broker busy, start flow control for a while"
+	case store.PutInSyncReplicasNotEnough:
+		return remoting.SystemError, "in-sync replicas not enough"
 	}
 	return remoting.SystemError, "UNKNOWN_ERROR"
 }

@@ -15,6 +15,7 @@ package broker
 // transactionTimeOut, ...) take effect with the next request.
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,6 +71,16 @@ func newSettings(c *conf.BrokerConfigs) *settings {
 // liveSettings holds the current snapshot.
 type liveSettings struct {
 	cur atomic.Pointer[settings]
+	// role, once a controller decided it, replaces broker.conf's brokerId
+	// and brokerRole in every snapshot (controller mode).
+	role atomic.Pointer[roleOverride]
+	mu   sync.Mutex // one publish at a time
+}
+
+// roleOverride is the id and role a controller gave the broker.
+type roleOverride struct {
+	brokerID int64
+	role     conf.BrokerRole
 }
 
 // newLiveSettings starts with a snapshot of c.
@@ -84,7 +95,29 @@ func (l *liveSettings) load() *settings { return l.cur.Load() }
 
 // publish makes a snapshot of c the current one; the caller holds c still
 // (conf.Configuration.View) while it is copied.
-func (l *liveSettings) publish(c *conf.BrokerConfigs) { l.cur.Store(newSettings(c)) }
+func (l *liveSettings) publish(c *conf.BrokerConfigs) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cur.Store(l.withRole(newSettings(c)))
+}
+
+// setRole publishes the current snapshot with the id and role a
+// controller gave (controller mode).
+func (l *liveSettings) setRole(brokerID int64, role conf.BrokerRole) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.role.Store(&roleOverride{brokerID: brokerID, role: role})
+	l.cur.Store(l.withRole(newSettings(l.cur.Load().BrokerConfigs)))
+}
+
+// withRole applies the controller's role to a fresh snapshot (which
+// newSettings copied, so it may be changed).
+func (l *liveSettings) withRole(s *settings) *settings {
+	if r := l.role.Load(); r != nil {
+		s.Broker.BrokerId, s.Store.BrokerRole = r.brokerID, r.role
+	}
+	return s
+}
 
 // ms converts a Java millisecond setting.
 func ms[T int32 | int64](v T) time.Duration { return time.Duration(v) * time.Millisecond }

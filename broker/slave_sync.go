@@ -30,7 +30,8 @@ package broker
 // table is tried, as Java does.
 //
 // Schedule: 4.x syncs 3 s after start, then every 10 s; 5.x looks every
-// 3 s from 10 s after start and syncs when the last sync is 60 s old.
+// 3 s from 10 s after start and syncs when the last sync is 60 s old; in
+// controller mode from 3 s after start, when the last sync is 10 s old.
 //
 // Differences from Java: 5.x's timer checkpoint and metrics (60, 61) are
 // not synced, and a slave runs no timer (a Java slave takes its master's
@@ -68,6 +69,9 @@ type slaveSync struct {
 	offsets  *offsetTable
 	schedule *scheduleService
 	modes    *requestModeTable
+	// controllerMode syncs as a controller-mode slave does: from 3 s
+	// after start, whenever the last sync is 10 s old.
+	controllerMode bool
 
 	mu         sync.Mutex
 	masterAddr string
@@ -100,6 +104,9 @@ func (s *slaveSync) loop(stop <-chan struct{}) {
 	first, every, minGap := 3*time.Second, 10*time.Second, time.Duration(0)
 	if s.line.five() {
 		first, every, minGap = 10*time.Second, 3*time.Second, 60*time.Second
+	}
+	if s.controllerMode {
+		first, minGap = 3*time.Second, 10*time.Second
 	}
 	select {
 	case <-stop:

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -49,6 +50,10 @@ type topicTable struct {
 	// announce asks for a registration with the name servers soon: a
 	// topic was created on the way (send, retry) or deleted.
 	announce func()
+
+	// stateVersion is the DataVersion's stateVersion: the master epoch in
+	// controller mode, 0 otherwise.
+	stateVersion atomic.Int64
 
 	mu      sync.RWMutex
 	topics  map[string]protocol.TopicConfig
@@ -192,10 +197,20 @@ func (t *topicTable) put(tc protocol.TopicConfig) bool {
 		tc.Attributes = map[string]string{}
 	}
 	t.topics[tc.TopicName] = tc
-	t.version.Next(t.now(), 0)
+	t.version.Next(t.now(), t.stateVersion.Load())
 	t.mu.Unlock()
 	t.persist()
 	return true
+}
+
+// nextStateVersion is DataVersion.nextVersion(stateVersion) of a
+// controller-mode role change: the epoch is the stateVersion from now on.
+func (t *topicTable) nextStateVersion(epoch int32) {
+	t.stateVersion.Store(int64(epoch))
+	t.mu.Lock()
+	t.version.Next(t.now(), int64(epoch))
+	t.mu.Unlock()
+	t.persist()
 }
 
 // remove deletes a topic and announces it; it reports whether it
@@ -213,7 +228,7 @@ func (t *topicTable) remove(topic string) bool {
 	}
 	t.log.Info("delete topic config OK", zap.ByteString("config", old.AppendJSON(nil)))
 	delete(t.topics, topic)
-	t.version.Next(t.now(), 0)
+	t.version.Next(t.now(), t.stateVersion.Load())
 	t.mu.Unlock()
 	t.persist()
 	t.announce()
@@ -292,7 +307,7 @@ func (t *topicTable) addLocked(tc protocol.TopicConfig, why string) protocol.Top
 		tc.Attributes = map[string]string{}
 	}
 	t.topics[tc.TopicName] = tc
-	t.version.Next(t.now(), 0)
+	t.version.Next(t.now(), t.stateVersion.Load())
 	t.log.Info("Create new topic", zap.String("topic", tc.TopicName), zap.String("by", why),
 		zap.Int32("queues", tc.WriteQueueNums), zap.Int32("perm", tc.Perm))
 	return tc
@@ -332,5 +347,5 @@ func dlqTopic(group string) string { return DLQGroupTopicPrefix + group }
 func (t *topicTable) nextVersion() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.version.Next(t.now(), 0)
+	t.version.Next(t.now(), t.stateVersion.Load())
 }

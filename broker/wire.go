@@ -14,6 +14,7 @@ package broker
 //	servers     main and VIP, each a router over routes() with its pools
 
 import (
+	"crypto/tls"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -44,6 +45,9 @@ func New(o Options) (*Broker, error) {
 	sopts, err := storeconf.Options(o.Configs.Store, b.line.five())
 	if err != nil {
 		return nil, err
+	}
+	if o.Configs.Broker.EnableControllerMode {
+		storeconf.ControllerMode(&sopts, o.Configs.Store)
 	}
 	if b.store, err = store.Open(sopts, o.Logger); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
@@ -115,13 +119,18 @@ func (b *Broker) wireServices(o Options) error {
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	b.ha = newReplication(log, st, o.Configs, o.ListenHost)
 	b.reg = newRegistrar(log, b.line, b.settings, b.id, b.topics, clientTLS)
 	b.routes = newTopicRoutes(log, b.reg.client, b.reg.namesrvAddrs)
 	b.reg.onMaster = b.onRegistered
-	if o.Configs.Store.BrokerRole == conf.Slave {
+	controllerMode := c.EnableControllerMode
+	if o.Configs.Store.BrokerRole == conf.Slave || controllerMode {
 		b.slaveSync = &slaveSync{log: log, line: b.line, id: b.id, client: b.reg.client, topics: b.topics,
-			groups: b.groups, offsets: b.offsets, schedule: b.schedule, modes: b.modes}
+			groups: b.groups, offsets: b.offsets, schedule: b.schedule, modes: b.modes, controllerMode: controllerMode}
+	}
+	if controllerMode {
+		b.wireControllerMode(o, clientTLS)
+	} else {
+		b.ha = newReplication(log, st, o.Configs, o.ListenHost)
 	}
 	b.topics.announce = b.reg.topicChanged
 	b.holds = newPullHolds(now, st)
@@ -135,6 +144,9 @@ func (b *Broker) wireServices(o Options) error {
 	})
 	rd := redirects{line: b.line, now: now, maxLevel: int32(len(delays)), timer: b.timer.conf}
 	b.handlers = b.newHandlers(o, rd)
+	if b.masterServices != nil {
+		b.masterServices.tx = b.handlers.tx
+	}
 	b.holds.rerun = b.handlers.pull.rerunPull
 	if err := b.wireOrders(o, dir); err != nil {
 		return err
@@ -224,10 +236,35 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 		modes: &requestModes{replier: rp, log: log, settings: set, modes: b.modes, topics: b.topics, groups: b.groups,
 			clients: b.clients, routes: b.routes},
 		ha:        &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client},
+		ctl:       &controllerAdmin{replier: rp, settings: set, replicas: b.replicas, store: st},
 		timerSync: newTimerSync(rp, set, b.timer, now),
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
 			topics: b.topics, clients: b.clients, offsets: b.offsets, metrics: b.metrics, redirects: rd},
 	}
+}
+
+// wireControllerMode builds what enableControllerMode adds: the
+// AutoSwitchHA service, the replicas manager that talks to the
+// controllers and the role switch it drives (replicas*.go).
+func (b *Broker) wireControllerMode(o Options, clientTLS *tls.Config) {
+	log, st := o.Logger, b.store
+	var replicas *replicasManager
+	b.ha = newAutoSwitchReplication(log, st, o.Configs, o.ListenHost, func(set []int64) {
+		if replicas != nil {
+			replicas.proposeFromHA(set)
+		}
+	})
+	b.masterServices = &masterServices{schedule: b.schedule, timer: b.timer} // tx once the handlers are built
+	roles := &roleSwitch{settings: b.settings, store: st, ha: b.ha.auto, master: b.masterServices,
+		slaveSync: b.slaveSync, topics: b.topics, reg: b.reg}
+	client := remoting.NewClient(remoting.ClientOptions{Logger: log, DialTimeout: 3 * time.Second, TLSConfig: clientTLS})
+	files := identityFiles{path: o.Configs.Store.StorePathBrokerIdentity}
+	if files.path == "" {
+		files.path = filepath.Join(o.Configs.Store.StorePathRootDir, "brokerIdentity")
+	}
+	replicas = newReplicasManager(log, b.settings, b.id, client, b.ha.auto, st, files, roles)
+	b.replicas = replicas
+	b.reg.isolated = replicas.isIsolated
 }
 
 // wireServers builds the main server and, unless the port is ephemeral,

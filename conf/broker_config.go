@@ -284,14 +284,29 @@ type BrokerConfig struct {
 	// CompatibleWithOldNameSrv registers in the 4.x name server format (5.x
 	// key).
 	CompatibleWithOldNameSrv bool `prop:"compatibleWithOldNameSrv,since=5"`
-	// EnableControllerMode uses the 5.x controller for HA; not supported here,
-	// so Validate refuses it.
+	// EnableControllerMode lets a 5.x controller assign the broker's id and
+	// role and elect a new master when one dies (5.x key).
 	EnableControllerMode bool `prop:"enableControllerMode,since=5"`
 	// ControllerAddr lists the 5.x controller addresses (5.x key).
 	ControllerAddr string `prop:"controllerAddr,since=5"`
 	// FetchControllerAddrByDnsLookup resolves controllerAddr through DNS (5.x
 	// key).
 	FetchControllerAddrByDnsLookup bool `prop:"fetchControllerAddrByDnsLookup,since=5"`
+	// SyncBrokerMetadataPeriod is the period of CONTROLLER_GET_REPLICA_INFO
+	// in controller mode, in ms (5.x key).
+	SyncBrokerMetadataPeriod int64 `prop:"syncBrokerMetadataPeriod,since=5"`
+	// CheckSyncStateSetPeriod is the period of a controller-mode master's
+	// SyncStateSet shrink check, in ms (5.x key).
+	CheckSyncStateSetPeriod int64 `prop:"checkSyncStateSetPeriod,since=5"`
+	// SyncControllerMetadataPeriod is the period of the controller leader
+	// lookup, in ms (5.x key).
+	SyncControllerMetadataPeriod int64 `prop:"syncControllerMetadataPeriod,since=5"`
+	// ControllerHeartBeatTimeoutMills is how long the controllers wait for
+	// the broker's next heartbeat, in ms (5.x key).
+	ControllerHeartBeatTimeoutMills int64 `prop:"controllerHeartBeatTimeoutMills,since=5"`
+	// BrokerElectionPriority orders candidates of equal epoch and offset;
+	// lower is preferred (5.x key).
+	BrokerElectionPriority int32 `prop:"brokerElectionPriority,since=5"`
 	// ValidateSystemTopicWhenUpdateTopic refuses updates of system topics (5.x
 	// key).
 	ValidateSystemTopicWhenUpdateTopic bool `prop:"validateSystemTopicWhenUpdateTopic,since=5"`
@@ -499,6 +514,11 @@ func DefaultBrokerConfig(env Env) *BrokerConfig {
 		EnableControllerMode:                   false,
 		ControllerAddr:                         "",
 		FetchControllerAddrByDnsLookup:         false,
+		SyncBrokerMetadataPeriod:               5000,
+		CheckSyncStateSetPeriod:                5000,
+		SyncControllerMetadataPeriod:           10000,
+		ControllerHeartBeatTimeoutMills:        10000,
+		BrokerElectionPriority:                 2147483647,
 		ValidateSystemTopicWhenUpdateTopic:     true,
 		ChannelExpiredTimeout:                  120000,
 		SubscriptionExpiredTimeout:             600000,

@@ -90,11 +90,11 @@ const (
 		authorizationEnabled authorizationMetadataProvider authorizationProvider
 		authorizationStrategy authorizationWhitelist
 		broadcastOffsetExpireMaxSecond=300 broadcastOffsetExpireSecond=120
-		brokerConfigPath brokerElectionPriority=2147483647
-		cgColdReadThreshold=3145728 checkSyncStateSetPeriod=5000
+		brokerConfigPath 
+		cgColdReadThreshold=3145728 
 		cleanOfflineBrokerInterval=30000 clusterName coldCtrStrategyEnable=false
 		commercialSizePerMsg=4096 configManagerVersion=v1 configName
-		consumerOffsetUpdateVersionStep=500 controllerHeartBeatTimeoutMills=10000
+		consumerOffsetUpdateVersionStep=500 
 		defaultMessageRequestMode=PULL defaultPopShareQueueNum=-1
 		delayOffsetUpdateVersionStep=200 enableBroadcastOffsetStore=true
 		enableFastChannelEventProcess=false
@@ -129,7 +129,7 @@ const (
 		statefulAuthenticationCacheExpiredSecond
 		statefulAuthenticationCacheMaxNum statefulAuthorizationCacheExpiredSecond
 		statefulAuthorizationCacheMaxNum syncBrokerMemberGroupPeriod=1000
-		syncBrokerMetadataPeriod=5000 syncControllerMetadataPeriod=10000
+		 
 		transactionMetricFlushInterval=3000 usePIDColdCtrStrategy=true
 		userCacheExpiredSecond userCacheMaxNum userCacheRefreshSecond
 		useStaticSubscription=false waitTimeMillsInAckQueue=3000`

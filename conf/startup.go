@@ -98,7 +98,7 @@ func (b *BrokerConfigs) NewConfiguration(line5 bool) *Configuration {
 // must be a port.
 func (b *BrokerConfigs) Validate() error {
 	errs := []error{b.Broker.Validate(), b.NettyServer.Validate(), b.NettyClient.Validate(), b.Store.Validate()}
-	if b.Store.BrokerRole == Slave && b.Broker.BrokerId <= 0 {
+	if b.Store.BrokerRole == Slave && b.Broker.BrokerId <= 0 && !b.Broker.EnableControllerMode {
 		errs = append(errs, settingErr(b.Broker, "brokerId", b.Broker.BrokerId, "a SLAVE needs brokerId > 0"))
 	}
 	if p := b.NettyServer.ListenPort; p != 0 && p < 2 {
@@ -121,7 +121,8 @@ func settingErr(obj Object, key string, value any, reason string) error {
 //
 //   - rocketmqHome must be set;
 //   - namesrvAddr must be a valid list (ValidateNamesrvAddr);
-//   - masters get brokerId 0; a SLAVE must have brokerId > 0;
+//   - masters get brokerId 0; a SLAVE must have brokerId > 0 (neither in
+//     controller mode, where the controller decides);
 //   - enableDLegerCommitLog sets brokerId -1;
 //   - haListenPort is listenPort+1 unless the file sets it to a positive
 //     value (5.x; 4.9.8 always overwrote it).
@@ -153,9 +154,12 @@ func LoadBroker(cl *CommandLine, env Env) (*BrokerConfigs, []Warning, error) {
 	if err := ValidateNamesrvAddr(b.Broker.NamesrvAddr); err != nil {
 		return b, ws, err
 	}
-	if b.Store.BrokerRole.IsMaster() {
+	switch {
+	case b.Broker.EnableControllerMode:
+		// the controller decides the id and the role (5.x BrokerStartup)
+	case b.Store.BrokerRole.IsMaster():
 		b.Broker.BrokerId = 0
-	} else if b.Broker.BrokerId <= 0 {
+	case b.Broker.BrokerId <= 0:
 		return b, ws, fmt.Errorf("%w (brokerId=%d)", ErrSlaveBrokerID, b.Broker.BrokerId)
 	}
 	if b.Store.EnableDLegerCommitLog {

@@ -60,7 +60,7 @@ func (c *checker) err() error { return errors.Join(c.errs...) }
 
 // Validate reports the settings of c that cannot work: an empty brokerName,
 // brokerClusterName or brokerIP1, a malformed namesrvAddr, permission bits
-// outside 0..15, enableControllerMode (not supported), and pool sizes or queue capacities that are not positive
+// outside 0..15, enableControllerMode without controllerAddr, and pool sizes or queue capacities that are not positive
 // (Java's thread pools throw on those at start-up).
 func (c *BrokerConfig) Validate() error {
 	ck := &checker{obj: c}
@@ -73,8 +73,8 @@ func (c *BrokerConfig) Validate() error {
 	ck.require(c.BrokerPermission >= 0 && c.BrokerPermission <= 15, "brokerPermission", c.BrokerPermission,
 		"is not a PermName bit set (0..15)")
 	ck.require(c.BrokerId >= -1, "brokerId", c.BrokerId, "must not be negative")
-	ck.require(!c.EnableControllerMode, "enableControllerMode", c.EnableControllerMode,
-		"the 5.x controller (automatic master election) is not supported by rmqgo; master/slave replication runs without it (see README, Replication)")
+	ck.require(!c.EnableControllerMode || strings.TrimSpace(c.ControllerAddr) != "", "controllerAddr", c.ControllerAddr,
+		"enableControllerMode=true needs the controllers' addresses")
 	for _, p := range []struct {
 		key string
 		v   int32

@@ -92,12 +92,14 @@ func TestDerivedValues(t *testing.T) {
 	assert.Equal(t, 10*time.Second, b.RegisterPeriod())
 }
 
-func TestValidateRefusesControllerMode(t *testing.T) {
+func TestControllerModeNeedsControllerAddr(t *testing.T) {
 	b := DefaultBrokerConfig(testEnv())
 	b.EnableControllerMode = true
 	err := b.Validate()
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "conf: enableControllerMode=true: the 5.x controller (automatic master election) is not supported by rmqgo")
+	assert.Contains(t, err.Error(), "enableControllerMode=true needs the controllers' addresses")
+	b.ControllerAddr = "127.0.0.1:9878"
+	require.NoError(t, b.Validate())
 
 }
 

@@ -10,8 +10,9 @@
 #
 #   rocketmq-all-<version>-bin-release/
 #     bin/   mqnamesrv mqbroker mqshutdown mqadmin (the scripts of bin/ in this
-#            repo; 5.x also mqproxy), rmqgo-exec.sh, the static binaries rmqgo-namesrv
-#            rmqgo-broker rmqadmin rmqbench rmqstore (5.x also rmqgo-proxy), and rmqgo-line
+#            repo; 5.x also mqproxy and mqcontroller), rmqgo-exec.sh, the static binaries
+#            rmqgo-namesrv rmqgo-broker rmqadmin rmqbench rmqstore (5.x also rmqgo-proxy and
+#            rmqgo-controller), and rmqgo-line
 #            (the line the broker speaks unless RMQGO_LINE says otherwise)
 #     conf/  distribution/conf/ plus distribution/conf-<line>/
 #     README.md
@@ -38,9 +39,10 @@ trap 'rm -rf "$STAGE"' EXIT
 REL=$STAGE/$NAME
 
 mkdir -p "$REL/bin" "$REL/conf" "$OUT"
-# 5.x releases have the proxy too (bin/mqproxy; mqbroker --enable-proxy)
+# 5.x releases have the proxy (bin/mqproxy; mqbroker --enable-proxy) and the
+# controller (bin/mqcontroller; enableControllerInNamesrv) too
 PROXY_BIN= PROXY_SCRIPT=
-[ "$LINE" = 5 ] && PROXY_BIN=rmqgo-proxy PROXY_SCRIPT=mqproxy
+[ "$LINE" = 5 ] && PROXY_BIN="rmqgo-proxy rmqgo-controller" PROXY_SCRIPT="mqproxy mqcontroller"
 for b in rmqgo-namesrv rmqgo-broker $PROXY_BIN rmqadmin rmqbench rmqstore; do
   (cd "$ROOT" && CGO_ENABLED=0 "$GO" build -trimpath -ldflags "-s -w" -o "$REL/bin/$b" "./cmd/$b")
 done

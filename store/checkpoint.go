@@ -46,6 +46,10 @@ type checkpoint struct {
 	physicMsgTimestamp atomic.Int64
 	logicsMsgTimestamp atomic.Int64
 	indexMsgTimestamp  atomic.Int64
+	// confirmPhyOffset is the controller mode's stored confirm offset
+	// (confirm_offset.go), read from the file and written back with the
+	// timestamps: a store outside controller mode keeps what it found.
+	confirmPhyOffset atomic.Int64
 }
 
 // openCheckpoint maps the checkpoint file, creating it zeroed when absent.
@@ -61,6 +65,7 @@ func openCheckpoint(path string, readOnly bool) (*checkpoint, error) {
 		cp.physicMsgTimestamp.Store(int64(be.Uint64(data[0:])))
 		cp.logicsMsgTimestamp.Store(int64(be.Uint64(data[8:])))
 		cp.indexMsgTimestamp.Store(int64(be.Uint64(data[16:])))
+		cp.confirmPhyOffset.Store(int64(be.Uint64(data[32:])))
 	}
 	return cp, nil
 }
@@ -72,11 +77,13 @@ func (cp *checkpoint) flush() error {
 		return nil
 	}
 	be := binary.BigEndian
-	var now [24]byte
+	var now [40]byte
 	be.PutUint64(now[0:], uint64(cp.physicMsgTimestamp.Load()))
 	be.PutUint64(now[8:], uint64(cp.logicsMsgTimestamp.Load()))
 	be.PutUint64(now[16:], uint64(cp.indexMsgTimestamp.Load()))
-	if string(now[:]) == string(data[:24]) {
+	copy(now[24:32], data[24:32]) // masterFlushedOffset: kept as found
+	be.PutUint64(now[32:], uint64(cp.confirmPhyOffset.Load()))
+	if string(now[:]) == string(data[:40]) {
 		return nil // unchanged: no write, no sync
 	}
 	copy(data, now[:])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -91,6 +92,9 @@ type dispatcher struct {
 	// consume queue (the checkpoint's logics time once flushed).
 	lastStoreTimestamp atomic.Int64
 	caughtUp           chan struct{} // signalled after each pass
+	// mu is held while records are dispatched; truncation (truncate.go)
+	// takes it to stop the dispatcher.
+	mu sync.Mutex
 }
 
 func newDispatcher(s *Store, from int64) *dispatcher {
@@ -115,9 +119,10 @@ func (d *dispatcher) run(ctx context.Context) {
 	}
 }
 
-// pass dispatches every record up to the commitlog's current end.
+// pass dispatches every record up to the commitlog's current end (in
+// controller mode, its confirm offset).
 func (d *dispatcher) pass() {
-	for d.from.Load() < d.s.cl.files.maxOffset() {
+	for d.from.Load() < d.s.dispatchEnd() {
 		if !d.dispatchFile() {
 			break
 		}
@@ -131,6 +136,9 @@ func (d *dispatcher) pass() {
 // dispatchFile dispatches the records of the file holding the current
 // offset; false when nothing could be done.
 func (d *dispatcher) dispatchFile() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	limit := d.s.dispatchEnd()
 	from := d.from.Load()
 	f := d.s.cl.files.find(from)
 	if f == nil {
@@ -153,6 +161,9 @@ func (d *dispatcher) dispatchFile() bool {
 			return false
 		}
 		r, check, why := decodeRecord(f.data[pos:end], false)
+		if check != recordInvalid && recordEnd(f, pos, r, check) > limit {
+			return false // not confirmed yet
+		}
 		switch check {
 		case recordBlank:
 			d.from.Store(f.end())
@@ -168,7 +179,7 @@ func (d *dispatcher) dispatchFile() bool {
 			d.s.log.Error("dispatch failed", zap.Int64("offset", req.offset), zap.Error(err))
 			return false
 		}
-		if d.s.opts.Slave {
+		if d.s.IsSlave() {
 			d.s.stats.recordReplicated(int(r.Size))
 		}
 		pos += int64(r.Size)
@@ -189,10 +200,19 @@ func incomplete(buf []byte, room int64) bool {
 	return (magic == MagicV1 || magic == MagicV2) && size > int64(len(buf)) && size <= room
 }
 
+// recordEnd is where the record (or the blank) at pos ends.
+func recordEnd(f *mappedFile, pos int64, r Record, check recordCheck) int64 {
+	if check == recordBlank {
+		return f.end()
+	}
+	return f.start + pos + int64(r.Size)
+}
+
 // waitCaughtUp blocks until the dispatcher has reached the commitlog's
-// end as it was when called, or ctx ends.
+// end (in controller mode, its confirm offset) as it was when called, or
+// ctx ends.
 func (d *dispatcher) waitCaughtUp(ctx context.Context) error {
-	target := d.s.cl.files.maxOffset()
+	target := d.s.dispatchEnd()
 	for d.from.Load() < target {
 		select {
 		case <-ctx.Done():

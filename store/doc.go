@@ -13,6 +13,20 @@
 // ha_status.go, commitlog_raw.go; ha_flow.go meters each connection's bytes
 // per second). Formats are drawn next to their constants.
 //
+// Controller mode (RIP-44: roles switched at run time by a controller)
+// adds, beside those:
+//
+//	role.go                  the run-time role (SetRole) and the fence (SetFenced)
+//	confirm_offset.go        the confirm offset: dispatch cap, checkpoint byte 32, recovery clamp
+//	epoch_file.go            EpochFile: epochFileCheckpoint and .bak, FindConsistentPoint
+//	truncate.go              cutting commitlog, consume queues and index back at run time
+//	ha_autoswitch.go         AutoSwitchHA: the service, its listener and role changes
+//	ha_autoswitch_wire.go    its frames, drawn beside their constants
+//	ha_autoswitch_master.go  one slave's connection on the master
+//	ha_autoswitch_slave.go   the slave's client: handshake, truncation, transfer
+//	ha_autoswitch_sss.go     the SyncStateSet, the in-flight rule, proposals
+//	ha_autoswitch_acks.go    the put ack rules and the master's confirm offset
+//
 // Below and beside those:
 //
 //	store.go              Store: Open, Start, Close and the services it runs

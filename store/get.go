@@ -128,7 +128,7 @@ func (s *Store) getMessages(topic string, queueID int32, offset int64, maxMsgs i
 // correctOffset is nextOffsetCorrection: the corrected next offset, except
 // on a slave without OffsetCheckInSlave, which keeps the one asked for.
 func (s *Store) correctOffset(asked, corrected int64) int64 {
-	if s.opts.Slave && !s.opts.OffsetCheckInSlave {
+	if s.IsSlave() && !s.opts.OffsetCheckInSlave {
 		return asked
 	}
 	return corrected

@@ -101,6 +101,18 @@ type Options struct {
 	// (WAIT, true unless set otherwise) also waits, up to SyncFlushTimeout,
 	// for a slave to acknowledge it (Java's handleHA).
 	SyncMaster bool
+	// Slave and SyncMaster only set the role the store opens with; the
+	// role can change at run time (Store.SetRole, role.go).
+
+	// ControllerMode is enableControllerMode (RIP-44): the role is set at
+	// run time by AutoSwitchHA's role changes, the consume queues and index
+	// are built only up to the confirm offset (confirm_offset.go), recovery
+	// keeps that offset, and a master's puts follow the ack rules of
+	// AutoSwitch (InSyncReplicas, AllAckInSyncStateSet). Replication then
+	// uses AutoSwitchHA, not HAMaster/HAClient.
+	ControllerMode bool
+	// AutoSwitch are the controller-mode settings.
+	AutoSwitch AutoSwitchOptions
 
 	// ReadOnly opens the store for inspection: no lock, no abort file, no
 	// recovery writes, no background services.
@@ -130,6 +142,37 @@ type HAOptions struct {
 	HousekeepingInterval time.Duration // haHousekeepingInterval
 	TransferBatchSize    int           // haTransferBatchSize
 	SlaveFallbehindMax   int64         // haSlaveFallbehindMax
+}
+
+// AutoSwitchOptions are MessageStoreConfig's controller-mode keys.
+type AutoSwitchOptions struct {
+	// AllAckInSyncStateSet (allAckInSyncStateSet): a put waits until every
+	// member of the SyncStateSet has acknowledged it, and the confirm
+	// offset is the smallest of their acknowledged offsets.
+	AllAckInSyncStateSet bool
+	// InSyncReplicas (inSyncReplicas): without AllAckInSyncStateSet, how
+	// many replicas, the master included, must hold a put; 1 waits for none.
+	InSyncReplicas int
+	// MinInSyncReplicas (minInSyncReplicas): a put is refused with
+	// IN_SYNC_REPLICAS_NOT_ENOUGH while the SyncStateSet is smaller.
+	MinInSyncReplicas int
+	// HaMaxTimeSlaveNotCatchup (haMaxTimeSlaveNotCatchup): a slave that
+	// has not caught up for this long leaves the SyncStateSet.
+	HaMaxTimeSlaveNotCatchup time.Duration
+	// SyncFromLastFile (syncFromLastFile): an empty slave asks for the
+	// master's last commitlog file only, not all of it.
+	SyncFromLastFile bool
+	// AsyncLearner (asyncLearner): this slave replicates but never joins
+	// the SyncStateSet.
+	AsyncLearner bool
+	// ReadUnCommitted (readUnCommitted): dispatch (make visible) what is
+	// written, not only what is confirmed.
+	ReadUnCommitted bool
+	// EpochFilePath (storePathEpochFile); empty is RootDir/epochFileCheckpoint.
+	EpochFilePath string
+	// SlaveTimeout (slaveTimeout) is how long a put waits for the slaves'
+	// acknowledgements before FLUSH_SLAVE_TIMEOUT; 0 is SyncFlushTimeout.
+	SlaveTimeout time.Duration
 }
 
 // DefaultOptions returns Java 4.9.8's MessageStoreConfig defaults, with
@@ -163,6 +206,12 @@ func DefaultOptions() Options {
 		OSPageCacheBusyTimeout:            time.Second,
 		ResidentCommitLogBytes:            16 << 20,
 		CheckpointInterval:                5 * time.Second,
+		AutoSwitch: AutoSwitchOptions{
+			InSyncReplicas:           1,
+			MinInSyncReplicas:        1,
+			HaMaxTimeSlaveNotCatchup: 15 * time.Second,
+			SlaveTimeout:             3 * time.Second,
+		},
 		HA: HAOptions{
 			HeartbeatInterval:    5 * time.Second,
 			HousekeepingInterval: 20 * time.Second,
@@ -197,6 +246,14 @@ func (o *Options) indexDir() string        { return filepath.Join(o.RootDir, "in
 func (o *Options) checkpointPath() string  { return filepath.Join(o.RootDir, "checkpoint") }
 func (o *Options) abortPath() string       { return filepath.Join(o.RootDir, "abort") }
 func (o *Options) lockPath() string        { return filepath.Join(o.RootDir, "lock") }
+
+// epochFilePath is storePathEpochFile.
+func (o *Options) epochFilePath() string {
+	if o.AutoSwitch.EpochFilePath != "" {
+		return o.AutoSwitch.EpochFilePath
+	}
+	return filepath.Join(o.RootDir, "epochFileCheckpoint")
+}
 
 // ConfigDir is the directory of the JSON config files (topics.json...).
 func (o *Options) ConfigDir() string { return filepath.Join(o.RootDir, "config") }

@@ -24,12 +24,16 @@ const (
 	PutPropertiesSizeExceeded
 	PutOSPageCacheBusy
 	PutUnknownError
+	// PutInSyncReplicasNotEnough is IN_SYNC_REPLICAS_NOT_ENOUGH: a
+	// controller-mode master whose SyncStateSet is smaller than
+	// minInSyncReplicas refuses the put before writing it.
+	PutInSyncReplicasNotEnough
 )
 
 var putStatusNames = [...]string{
 	"PUT_OK", "FLUSH_DISK_TIMEOUT", "FLUSH_SLAVE_TIMEOUT", "SLAVE_NOT_AVAILABLE",
 	"SERVICE_NOT_AVAILABLE", "CREATE_MAPEDFILE_FAILED", "MESSAGE_ILLEGAL",
-	"PROPERTIES_SIZE_EXCEEDED", "OS_PAGECACHE_BUSY", "UNKNOWN_ERROR",
+	"PROPERTIES_SIZE_EXCEEDED", "OS_PAGECACHE_BUSY", "UNKNOWN_ERROR", "IN_SYNC_REPLICAS_NOT_ENOUGH",
 }
 
 // String is the Java enum name.
@@ -85,6 +89,9 @@ func (s *Store) putMessages(msgs []Message) PutResult {
 	if res, ok := s.refusePut(msgs); !ok {
 		return res
 	}
+	if !s.enoughInSyncReplicas(&msgs[0]) {
+		return PutResult{Status: PutInSyncReplicasNotEnough, Reason: "in-sync replicas not enough"}
+	}
 	bufp := encodeBufs.Get().(*[]byte)
 	defer func() { *bufp = (*bufp)[:0]; encodeBufs.Put(bufp) }()
 	batch, res, ok := s.encode(msgs, (*bufp)[:0])
@@ -108,8 +115,13 @@ func (s *Store) putMessages(msgs []Message) PutResult {
 			res.Status, res.Reason = PutFlushDiskTimeout, err.Error()
 		}
 	}
-	if s.opts.SyncMaster && waitStoreMsgOK(&msgs[0]) {
-		if st := s.replicated(ar.wroteOffset + int64(ar.wroteBytes)); st != PutOK {
+	switch end := ar.wroteOffset + int64(ar.wroteBytes); {
+	case s.opts.ControllerMode:
+		if st := s.autoSwitchReplicated(&msgs[0], end); st != PutOK {
+			res.Status, res.Reason = st, "the in-sync replicas did not acknowledge the message in time"
+		}
+	case s.opts.SyncMaster && waitStoreMsgOK(&msgs[0]):
+		if st := s.replicated(end); st != PutOK {
 			res.Status, res.Reason = st, "no slave acknowledged the message"
 		}
 	}
@@ -130,9 +142,11 @@ func (s *Store) refusePut(msgs []Message) (PutResult, bool) {
 		return PutResult{Status: PutServiceNotAvailable, Reason: ErrReadOnly.Error()}, false
 	case s.closed.Load():
 		return PutResult{Status: PutServiceNotAvailable, Reason: ErrClosed.Error()}, false
-	case s.opts.Slave:
+	case s.IsSlave():
 		// Java: "broke role is slave, so putMessage is forbidden".
 		return PutResult{Status: PutServiceNotAvailable, Reason: "the broker's role is slave"}, false
+	case s.Fenced() || s.switching.Load():
+		return PutResult{Status: PutServiceNotAvailable, Reason: "the store is fenced"}, false
 	case s.diskFull.Load():
 		return PutResult{Status: PutServiceNotAvailable, Reason: "the disk is full (" + s.diskFullReason() + ")"}, false
 	case len(msgs) == 0:

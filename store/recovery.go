@@ -58,9 +58,15 @@ func (s *Store) recover() error {
 	dispatchFrom := max(s.cl.files.minOffset(), s.cqs.maxPhysicOffset())
 	if dispatch {
 		dispatchFrom = scan.end
+		if scan.undispatched >= 0 {
+			dispatchFrom = scan.undispatched
+		}
 		if err := s.syncRecovered(from); err != nil {
 			return err
 		}
+		s.clampConfirmOffset(scan.dispatchedEnd)
+	} else {
+		s.clampConfirmOffset(scan.end)
 	}
 	s.disp.from.Store(dispatchFrom)
 	s.log.Info("recovered commitlog", zap.Int64("end", scan.end), zap.Int64("records", scan.records),
@@ -122,6 +128,11 @@ type scanResult struct {
 	// stop says why the scan stopped at something other than the zeros
 	// after the last record ("" for a clean end).
 	stop string
+	// dispatchedEnd is where the last record dispatched ends, and
+	// undispatched the first record left to the dispatcher (-1: none): in
+	// controller mode recovery dispatches only what the confirm offset
+	// covers (Java's recoverAbnormally).
+	dispatchedEnd, undispatched int64
 }
 
 // RecoveryInfo tells what recovery found when the store was opened.
@@ -151,7 +162,7 @@ func (s *Store) Recovery() RecoveryInfo { return s.recovery }
 // scanCommitLog walks the records from offset from until the first
 // invalid one (or the blank record of the last file).
 func (s *Store) scanCommitLog(files []*mappedFile, from int64, dispatch bool) (scanResult, error) {
-	res := scanResult{end: from}
+	res := scanResult{end: from, dispatchedEnd: from, undispatched: -1}
 	first := int((from - files[0].start) / s.cl.files.fileSize)
 	progress := newScanProgress(s.log, files[len(files)-1].end()-from, progressEvery)
 	for i := first; i < len(files); i++ {
@@ -196,8 +207,7 @@ func (s *Store) scanFile(f *mappedFile, pos int64, dispatch bool, res *scanResul
 			return pos, false, nil
 		}
 		if dispatch {
-			req := dispatchRequestOf(&r, s.delays)
-			if err := s.dispatch(&req); err != nil {
+			if err := s.recoveryDispatch(&r, f.start+pos, res); err != nil {
 				return pos, false, err
 			}
 		}
@@ -206,6 +216,25 @@ func (s *Store) scanFile(f *mappedFile, pos int64, dispatch bool, res *scanResul
 		res.lastStoreTimestamp = r.StoreTimestamp
 	}
 	return pos, false, nil
+}
+
+// recoveryDispatch dispatches a record recovery read at offset; in
+// controller mode only when it ends at or before the stored confirm
+// offset (the rest waits for the dispatcher).
+func (s *Store) recoveryDispatch(r *Record, offset int64, res *scanResult) error {
+	end := offset + int64(r.Size)
+	if s.opts.ControllerMode && (res.undispatched >= 0 || end > s.cp.confirmPhyOffset.Load()) {
+		if res.undispatched < 0 {
+			res.undispatched = offset
+		}
+		return nil
+	}
+	req := dispatchRequestOf(r, s.delays)
+	if err := s.dispatch(&req); err != nil {
+		return err
+	}
+	res.dispatchedEnd = end
+	return nil
 }
 
 // truncateConsumeQueues cuts every queue at the commitlog end.

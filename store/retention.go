@@ -121,6 +121,10 @@ func (s *Store) deleteExpiredCommitLog(ctx context.Context, now time.Time, force
 			return i, err
 		}
 	}
+	if s.epochs != nil {
+		// Controller mode: the epochs wholly before the log go too.
+		s.epochs.TruncatePrefixByOffset(s.cl.files.minOffset() - 1)
+	}
 	return n, nil
 }
 

@@ -39,6 +39,16 @@ type Store struct {
 	onArrive          func(Arrival)
 	// haMaster is the HA master serving this store's slaves, once made.
 	haMaster atomic.Pointer[HAMaster]
+	// autoHA is the controller mode's HA service, once made.
+	autoHA atomic.Pointer[AutoSwitchHA]
+	// epochs is the epoch file (controller mode only).
+	epochs *EpochFile
+
+	// role and fenced are the run-time role and fence (role.go);
+	// switching refuses puts while AutoSwitchHA makes the store a master.
+	role      atomic.Int32
+	fenced    atomic.Bool
+	switching atomic.Bool
 
 	diskFull    atomic.Bool
 	diskFullWhy atomic.Value // string
@@ -69,6 +79,7 @@ func Open(opts Options, log *zap.Logger) (*Store, error) {
 	opts = opts.normalized()
 	delays, _ := ParseDelayLevels(opts.MessageDelayLevel)
 	s := &Store{opts: opts, log: log, delays: delays, dispatchDone: make(chan struct{})}
+	s.initRole()
 	s.stats.boot = time.Now()
 	s.memoryBudget = int64(float64(totalMemory()) * float64(opts.AccessMessageInMemoryMaxRatio) / 100)
 	if err := s.load(); err != nil {
@@ -105,6 +116,12 @@ func (s *Store) load() error {
 	}
 	if s.cp, err = openCheckpoint(o.checkpointPath(), o.ReadOnly); err != nil {
 		return err
+	}
+	if o.ControllerMode {
+		if s.epochs, err = OpenEpochFile(o.epochFilePath()); err != nil {
+			return err
+		}
+		s.epochs.log = s.log.Named("epoch")
 	}
 	if o.MessageIndexEnable {
 		s.index = newIndexService(o.indexDir(), o.MaxHashSlotNum, o.MaxIndexNum, s.cp, s.log, o.ReadOnly)
@@ -187,7 +204,7 @@ func (s *Store) close() error {
 		s.services.Wait()
 		<-s.dispatchDone
 		errs = append(errs, s.flushAll())
-		if s.disp.from.Load() >= s.cl.files.maxOffset() {
+		if s.disp.from.Load() >= s.dispatchEnd() {
 			if err := os.Remove(s.opts.abortPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 				errs = append(errs, err)
 			}
@@ -282,7 +299,8 @@ func (s *Store) CommitLogMaxOffset() int64 { return s.cl.files.maxOffset() }
 // DispatchedOffset is how far the consume queues and index are built.
 func (s *Store) DispatchedOffset() int64 { return s.disp.from.Load() }
 
-// WaitDispatched blocks until everything appended so far is dispatched.
+// WaitDispatched blocks until everything appended so far is dispatched
+// (in controller mode: up to the confirm offset).
 func (s *Store) WaitDispatched(ctx context.Context) error { return s.disp.waitCaughtUp(ctx) }
 
 // Options returns the options the store runs with (normalised).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -78,4 +79,35 @@ func TestTLSSettingsJavaDoesNotStartWithFailTheStart(t *testing.T) {
 	o, err := options(cfg, zap.NewNop())
 	require.NoError(t, err, "missing files are waited for, as Java does")
 	assert.Equal(t, remoting.TLSEnforcing, o.TLSMode)
+}
+
+// The sample cluster-3n-namesrv-plugin/namesrv-n0.conf of 5.3.3, alone:
+// the name server runs a controller on its peer port.
+func TestEnableControllerInNamesrvStartsTheControllerFromTheSameFile(t *testing.T) {
+	home := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	peer := ln.Addr().String()
+	_ = ln.Close()
+	file := filepath.Join(home, "namesrv-n0.conf")
+	require.NoError(t, os.WriteFile(file, []byte("listenPort=0\nenableControllerInNamesrv = true\n"+
+		"controllerDLegerGroup = group1\ncontrollerDLegerPeers = n0-"+peer+"\ncontrollerDLegerSelfId = n0\n"+
+		"controllerStorePath = "+filepath.Join(home, "DLedgerController")+"\n"), 0o644))
+	cl, err := conf.ParseNamesrvArgs([]string{"-c", file})
+	require.NoError(t, err)
+	cfg, ws, err := conf.LoadNamesrv(cl, testEnv(home))
+	require.NoError(t, err)
+	assert.Empty(t, ws, "the controller's keys are known")
+	require.NoError(t, cfg.Validate())
+	ctl, err := startController(cfg, testEnv(home), zap.NewNop())
+	require.NoError(t, err)
+	defer ctl.Close()
+	assert.Equal(t, "The ControllerManager boot success. serializeType=JSON", ctl.EmbeddedBootMessage())
+	c := remoting.NewClient(remoting.ClientOptions{})
+	defer c.Close()
+	require.Eventually(t, ctl.IsLeader, 20*time.Second, 20*time.Millisecond)
+	resp, err := c.InvokeTimeout(peer, remoting.NewRequest(remoting.ControllerGetMetadataInfo, nil), 5*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, "true", resp.ExtString("isLeader"))
+	assert.Equal(t, "n0:"+peer+";", resp.ExtString("peers"))
 }

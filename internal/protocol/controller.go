@@ -230,3 +230,34 @@ func ReadBrokerNames(body []byte) ([]string, error) {
 	})
 	return names, err
 }
+
+// EpochEntry is one entry of a broker's epoch file: the epoch and the
+// commitlog range it covers (the last one ends at Long.MAX_VALUE).
+type EpochEntry struct {
+	Epoch                  int32
+	StartOffset, EndOffset int64
+}
+
+// AppendEpochEntryCache writes EpochEntryCache, the GET_BROKER_EPOCH_CACHE
+// (1007) response:
+//
+//	{"brokerId":0,"brokerName":"broker-a","clusterName":"DefaultCluster",
+//	 "epochList":[{"endOffset":1580,"epoch":1,"startOffset":0},...],"maxOffset":3160}
+func AppendEpochEntryCache(dst []byte, cluster, name string, brokerID int64, entries []EpochEntry, maxOffset int64) []byte {
+	st := fastjson.Fastjson
+	dst = append(dst, '{')
+	dst = fastjson.AppendIntField(dst, "brokerId", brokerID, st)
+	dst = fastjson.AppendOptionalStringField(dst, "brokerName", name, st)
+	dst = fastjson.AppendOptionalStringField(dst, "clusterName", cluster, st)
+	dst = append(fastjson.AppendField(dst, "epochList"), '[')
+	for _, e := range entries {
+		dst = append(fastjson.Comma(dst), '{')
+		dst = fastjson.AppendIntField(dst, "endOffset", e.EndOffset, st)
+		dst = fastjson.AppendIntField(dst, "epoch", int64(e.Epoch), st)
+		dst = fastjson.AppendIntField(dst, "startOffset", e.StartOffset, st)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	dst = fastjson.AppendIntField(dst, "maxOffset", maxOffset, st)
+	return append(dst, '}')
+}

@@ -101,3 +101,20 @@ func unsupported(c *conf.MessageStoreConfig) error {
 	}
 	return fmt.Errorf("%w: %w", store.ErrUnsupported, errors.Join(errs...))
 }
+
+// ControllerMode sets the store up for enableControllerMode: replication
+// by AutoSwitchHA, roles changed at run time, the controller-mode keys.
+func ControllerMode(o *store.Options, c *conf.MessageStoreConfig) {
+	o.ControllerMode = true
+	o.AutoSwitch = store.AutoSwitchOptions{
+		AllAckInSyncStateSet:     c.AllAckInSyncStateSet,
+		InSyncReplicas:           int(c.InSyncReplicas),
+		MinInSyncReplicas:        int(c.MinInSyncReplicas),
+		HaMaxTimeSlaveNotCatchup: ms(c.HaMaxTimeSlaveNotCatchup),
+		SyncFromLastFile:         c.SyncFromLastFile,
+		AsyncLearner:             c.AsyncLearner,
+		ReadUnCommitted:          c.ReadUnCommitted,
+		EpochFilePath:            c.StorePathEpochFile,
+		SlaveTimeout:             ms(c.SlaveTimeout),
+	}
+}
