@@ -62,8 +62,9 @@ type AutoSwitchHA struct {
 	client   *asClient
 	masterHA string
 
-	// ackGrew fires on every slave report and SyncStateSet change.
-	ackGrew pulse
+	// waiters are the puts waiting for acks, woken as the acks rule comes
+	// to hold for them (releaseAcksLocked).
+	waiters ackWaiters
 	// proposals run onPropose in order, off the caller's goroutine.
 	proposals proposalQueue
 }
@@ -180,7 +181,7 @@ func (h *AutoSwitchHA) removeConn(c *asConn) {
 		delete(set, id)
 		h.markSynchronizing(set)
 	}
-	h.ackGrew.fire()
+	h.releaseAcksLocked()
 }
 
 // SetLocalID sets this store's controller id (brokerControllerId).

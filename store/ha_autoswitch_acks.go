@@ -19,6 +19,8 @@ package store
 
 import (
 	"context"
+	"math"
+	"slices"
 	"time"
 )
 
@@ -52,43 +54,48 @@ func (s *Store) autoSwitchReplicated(m *Message, end int64) PutStatus {
 
 // waitAcks blocks until the acks rule holds for end or ctx ends.
 func (h *AutoSwitchHA) waitAcks(ctx context.Context, end int64) bool {
-	for {
-		grew := h.ackGrew.wait()
-		if h.acked(end) {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-grew:
-		}
-	}
+	return h.waiters.wait(ctx, end)
 }
 
-// acked reports whether enough replicas hold end (rules 2 and 3).
-func (h *AutoSwitchHA) acked(end int64) bool {
+// releaseAcks recomputes the offset the acks rule holds for and wakes
+// the puts it covers; it runs on every slave report and every change of
+// the SyncStateSet or of the connections. mu held.
+func (h *AutoSwitchHA) releaseAcksLocked() {
+	h.waiters.set(h.replicatedLocked())
+}
+
+// replicatedLocked is the highest offset the acks rule (2 or 3) holds
+// for: with AllAckInSyncStateSet, the smallest ack of the set's other
+// members (every one needs a connection); else the InSyncReplicas-1'th
+// highest ack of any connection. mu held.
+func (h *AutoSwitchHA) replicatedLocked() int64 {
 	o := &h.s.opts.AutoSwitch
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	n := 1 // the master
+	var acks []int64
+	need := o.InSyncReplicas - 1
 	if o.AllAckInSyncStateSet {
 		set := h.syncStateSetLocked()
 		if len(set) <= 1 {
-			return true
+			return math.MaxInt64
 		}
+		need = len(set) - 1
 		for c := range h.conns {
-			if _, in := set[c.slaveID.Load()]; in && c.hasID.Load() && c.ack.Load() >= end {
-				n++
+			if _, in := set[c.slaveID.Load()]; in && c.hasID.Load() {
+				acks = append(acks, c.ack.Load())
 			}
 		}
-		return n >= len(set)
-	}
-	for c := range h.conns {
-		if c.ack.Load() >= end {
-			n++
+	} else {
+		if need <= 0 {
+			return math.MaxInt64
+		}
+		for c := range h.conns {
+			acks = append(acks, c.ack.Load())
 		}
 	}
-	return n >= o.InSyncReplicas
+	if len(acks) < need {
+		return -1
+	}
+	slices.Sort(acks)
+	return acks[len(acks)-need]
 }
 
 // computeConfirmOffset is the master's confirm offset from the acks.
@@ -143,6 +150,6 @@ func (h *AutoSwitchHA) onSlaveAck(c *asConn, offset int64) {
 	if _, in := h.syncSet[id]; in {
 		h.s.SetConfirmOffset(h.computeConfirmOffsetLocked())
 	}
+	h.releaseAcksLocked()
 	h.mu.Unlock()
-	h.ackGrew.fire()
 }

@@ -18,6 +18,7 @@ package store
 // are metered for the status only.
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -102,8 +103,9 @@ func (c *asConn) read() {
 	defer c.h.wg.Done()
 	defer c.stop()
 	buf := make([]byte, asSlaveHandshakeLen)
+	br := bufio.NewReaderSize(c.nc, 4096)
 	for {
-		if err := c.readFrame(buf); err != nil {
+		if err := c.readFrame(br, buf); err != nil {
 			c.h.log.Info("HA slave read ended", zap.String("slave", c.addr), zap.Error(err))
 			return
 		}
@@ -111,17 +113,18 @@ func (c *asConn) read() {
 	}
 }
 
-// readFrame reads and processes one frame.
-func (c *asConn) readFrame(buf []byte) error {
+// readFrame reads and processes one frame, from a buffer over the
+// connection.
+func (c *asConn) readFrame(br *bufio.Reader, buf []byte) error {
 	if err := c.nc.SetReadDeadline(time.Now().Add(c.h.s.opts.HA.HousekeepingInterval)); err != nil {
 		return err
 	}
-	if _, err := io.ReadFull(c.nc, buf[:asSlaveReportLen]); err != nil {
+	if _, err := io.ReadFull(br, buf[:asSlaveReportLen]); err != nil {
 		return err
 	}
 	switch st := haState(int32(binary.BigEndian.Uint32(buf))); st {
 	case haHandshake:
-		if _, err := io.ReadFull(c.nc, buf[asSlaveReportLen:asSlaveHandshakeLen]); err != nil {
+		if _, err := io.ReadFull(br, buf[asSlaveReportLen:asSlaveHandshakeLen]); err != nil {
 			return err
 		}
 		c.onHandshake(decodeSlaveHandshake(buf))

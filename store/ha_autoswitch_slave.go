@@ -25,6 +25,7 @@ package store
 // Any failure closes the connection and the client waits 5 s in READY.
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"net"
@@ -178,7 +179,7 @@ func (c *asClient) handshake(ctx context.Context, nc net.Conn, r *asReporter) er
 		return err
 	}
 	header := make([]byte, asMasterHandshakeLen)
-	if err := c.readFull(nc, header); err != nil {
+	if err := c.readFull(nc, nc, header); err != nil {
 		return err
 	}
 	h := decodeMasterHeader(header)
@@ -189,7 +190,7 @@ func (c *asClient) handshake(ctx context.Context, nc net.Conn, r *asReporter) er
 		return errorf("handshake body of %d bytes", h.BodySize)
 	}
 	body := make([]byte, h.BodySize)
-	if err := c.readFull(nc, body); err != nil {
+	if err := c.readFull(nc, nc, body); err != nil {
 		return err
 	}
 	return c.truncateToMaster(ctx, decodeEpochEntries(body), h.Offset)
@@ -218,13 +219,14 @@ func (c *asClient) truncateToMaster(ctx context.Context, master []EpochEntry, ma
 	return nil
 }
 
-// readFull reads len(b) bytes, dropping the connection after
-// haHousekeepingInterval of silence.
-func (c *asClient) readFull(nc net.Conn, b []byte) error {
+// readFull reads len(b) bytes from r (the connection nc, or a buffer
+// over it), dropping the connection after haHousekeepingInterval of
+// silence.
+func (c *asClient) readFull(nc net.Conn, r io.Reader, b []byte) error {
 	if err := nc.SetReadDeadline(time.Now().Add(c.s.opts.HA.HousekeepingInterval)); err != nil {
 		return err
 	}
-	if _, err := io.ReadFull(nc, b); err != nil {
+	if _, err := io.ReadFull(r, b); err != nil {
 		return err
 	}
 	c.lastRead.Store(time.Now().UnixMilli())
@@ -254,20 +256,24 @@ func (c *asClient) heartbeats(r *asReporter, done <-chan struct{}) {
 	}
 }
 
-// receive processes transfer frames until the connection fails.
+// receive processes transfer frames until the connection fails. The
+// connection is read through a buffer, and the new end is reported once
+// the frames already received are applied (as Java's slave reports after
+// handling every whole frame its read brought).
 func (c *asClient) receive(nc net.Conn, r *asReporter) error {
+	br := bufio.NewReaderSize(nc, haReadBuffer)
 	header := make([]byte, asMasterTransferLen)
 	var body []byte
 	lastEpoch := int32(-1)
 	for {
-		if err := c.readFull(nc, header[:asMasterHandshakeLen]); err != nil {
+		if err := c.readFull(nc, br, header[:asMasterHandshakeLen]); err != nil {
 			return err
 		}
 		h := decodeMasterHeader(header)
 		if h.State != haTransfer {
 			return errorf("State not matched, masterState: %s, slaveState: %s", h.State, haTransfer)
 		}
-		if err := c.readFull(nc, header[asMasterHandshakeLen:]); err != nil {
+		if err := c.readFull(nc, br, header[asMasterHandshakeLen:]); err != nil {
 			return err
 		}
 		h.decodeTransferTail(header)
@@ -275,11 +281,14 @@ func (c *asClient) receive(nc net.Conn, r *asReporter) error {
 			return errorf("frame of %d bytes at %d", h.BodySize, h.Offset)
 		}
 		body = growTo(body, int(h.BodySize))
-		if err := c.readFull(nc, body); err != nil {
+		if err := c.readFull(nc, br, body); err != nil {
 			return err
 		}
 		if err := c.apply(h, body, &lastEpoch); err != nil {
 			return err
+		}
+		if br.Buffered() >= asMasterTransferLen {
+			continue // another frame is in: report after it
 		}
 		if end := c.s.CommitLogMaxOffset(); end > r.reported.Load() {
 			if err := r.report(end); err != nil {

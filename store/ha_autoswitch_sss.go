@@ -29,8 +29,8 @@ func (h *AutoSwitchHA) SetSyncStateSet(ids []int64) {
 	h.synchronizing = false
 	h.syncSet = idSet(ids)
 	h.s.SetConfirmOffset(h.computeConfirmOffsetLocked())
+	h.releaseAcksLocked()
 	h.mu.Unlock()
-	h.ackGrew.fire()
 }
 
 // SyncStateSet is the set acks and the confirm offset use: the local

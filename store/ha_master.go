@@ -31,6 +31,7 @@ package store
 // closes the connection; so does silence for haHousekeepingInterval.
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -63,9 +64,9 @@ type HAMaster struct {
 	wg     sync.WaitGroup
 
 	// acked is the highest offset any slave has acknowledged (Java's
-	// push2SlaveMaxOffset); ackGrew fires when it grows.
+	// push2SlaveMaxOffset); the puts waiting for it are woken as it grows.
 	acked   atomic.Int64
-	ackGrew pulse
+	waiters ackWaiters
 }
 
 // NewHAMaster returns the HA master of s, to listen on addr
@@ -160,17 +161,7 @@ func (m *HAMaster) SlaveOK(putEnd int64) bool {
 // WaitAcked blocks until a slave has acknowledged offset or ctx ends; it
 // reports whether the ack came.
 func (m *HAMaster) WaitAcked(ctx context.Context, offset int64) bool {
-	for {
-		grew := m.ackGrew.wait()
-		if m.acked.Load() >= offset {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-grew:
-		}
-	}
+	return m.waiters.wait(ctx, offset)
 }
 
 // replicated is Java's handleHA for a SYNC_MASTER put that ends at end:
@@ -197,7 +188,7 @@ func (m *HAMaster) noteAck(off int64) {
 			return
 		}
 		if m.acked.CompareAndSwap(cur, off) {
-			m.ackGrew.fire()
+			m.waiters.raise(off)
 			return
 		}
 	}
@@ -243,11 +234,12 @@ func (c *haConn) readAcks() {
 	defer c.stop()
 	o := &c.m.s.opts.HA
 	buf := make([]byte, haOffsetLen)
+	br := bufio.NewReaderSize(c.nc, 4096)
 	for first := true; ; first = false {
 		if err := c.nc.SetReadDeadline(time.Now().Add(o.HousekeepingInterval)); err != nil {
 			return
 		}
-		if _, err := io.ReadFull(c.nc, buf); err != nil {
+		if _, err := io.ReadFull(br, buf); err != nil {
 			c.m.log.Info("HA slave read ended", zap.String("slave", c.nc.RemoteAddr().String()), zap.Error(err))
 			return
 		}
@@ -259,6 +251,9 @@ func (c *haConn) readAcks() {
 			c.m.log.Warn("slave request offset greater than local commitLog offset", zap.String("slave", c.nc.RemoteAddr().String()),
 				zap.Int64("slaveOffset", off), zap.Int64("commitLogMaxOffset", end))
 			return
+		}
+		if br.Buffered() >= haOffsetLen {
+			continue // a later report is in already
 		}
 		c.m.noteAck(off)
 	}
