@@ -26,6 +26,7 @@
 //	ha_autoswitch_slave.go   the slave's client: handshake, truncation, transfer
 //	ha_autoswitch_sss.go     the SyncStateSet, the in-flight rule, proposals
 //	ha_autoswitch_acks.go    the put ack rules and the master's confirm offset
+//	ha_waiters.go            the puts waiting for replication, woken by the offset they wait for
 //
 // Below and beside those:
 //
