@@ -235,7 +235,7 @@ func (b *Broker) newHandlers(o Options, rd redirects) handlers {
 		auth: &authAdmin{replier: rp, guard: b.auth},
 		modes: &requestModes{replier: rp, log: log, settings: set, modes: b.modes, topics: b.topics, groups: b.groups,
 			clients: b.clients, routes: b.routes},
-		ha:        &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client},
+		ha:        &haStatus{replier: rp, settings: set, store: st, master: b.ha.master, client: b.ha.client, auto: b.ha.auto},
 		ctl:       &controllerAdmin{replier: rp, settings: set, replicas: b.replicas, store: st},
 		timerSync: newTimerSync(rp, set, b.timer, now),
 		tx: &transactionService{replier: rp, line: l, log: log, now: now, settings: set, id: b.id, store: st,
