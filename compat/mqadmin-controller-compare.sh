@@ -84,11 +84,15 @@
 #
 # Last line: "mqadmin-controller-compare: N of M commands differ"; exit 1
 # when any differ (or a side did not run through).
+# The checks of poll, mask_entry and addr_map are called indirectly.
+# shellcheck disable=SC2317
 set -u
 
 COMPAT_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$COMPAT_DIR/.." && pwd)
+# shellcheck disable=SC2034 # LINE, LOG_TAG and CLIENTS_PID are read by mqadmin-lib.sh
 LINE=5
+# shellcheck disable=SC2034
 LOG_TAG=mqadmin-controller-compare
 OUT=${MQCC_OUT:-/tmp/mqadmin-controller-compare}
 MQADMIN_TIMEOUT=${MQADMIN_TIMEOUT:-120}
@@ -134,6 +138,7 @@ done
 
 # stop_side (replaces mqadmin-lib.sh's): the side's servers down.
 RUN_DIR=""
+# shellcheck disable=SC2034
 CLIENTS_PID=""
 stop_side() {
   if [ -n "$RUN_DIR" ]; then
@@ -224,6 +229,7 @@ run_side() {
   . "$RUN_DIR/env.sh"
   NBROKERS=$CONTROLLER_BROKER_COUNT
   C=$CONTROLLER_ADDR
+  OLD_ID="" SLAVE_ID="" OLD_ADDR="" SLAVE_ADDR=""
   poll "$d" ssset ssset_full getSyncStateSet -a "$C" -b "$BNAME" || return 1
   poll "$d" route route_full getBrokerEpoch -c "$CLUSTER" || return 1
   MASTER_ID=$(field "$d/wait-ssset.out" MasterBrokerId)
@@ -240,7 +246,10 @@ run_side() {
     i=$((i + 1))
   done
   echo "first master: controllerId=$MASTER_ID (broker-$OLD_IDX)" >>"$d/ids.txt"
-  [ -n "$OLD_IDX" ] && [ -n "$SLAVE_IDX" ] || { log "$SIDE: no broker has the master's id $MASTER_ID (ids.txt)"; return 1; }
+  if [ -z "$OLD_IDX" ] || [ -z "$SLAVE_IDX" ]; then
+    log "$SIDE: no master and slave among the brokers' ids (master $MASTER_ID; ids.txt)"
+    return 1
+  fi
   eval "OLD_ID=\$BROKER_ID_$OLD_IDX SLAVE_ID=\$BROKER_ID_$SLAVE_IDX"
   eval "OLD_ADDR=\$BROKER_${OLD_IDX}_ADDR SLAVE_ADDR=\$BROKER_${SLAVE_IDX}_ADDR"
   log "$SIDE: master controllerId $OLD_ID (broker-$OLD_IDX), slave $SLAVE_ID (broker-$SLAVE_IDX)"
@@ -314,7 +323,7 @@ addr_map() {
     echo "s/@NS@/127.0.0.1:$NS_PORT/g"
     echo "s/@CTRL@/127.0.0.1:$CTRL_PORT/g"
     i=1
-    while [ $i -le "$CONTROLLER_BROKER_COUNT" ]; do
+    while [ "$i" -le "$CONTROLLER_BROKER_COUNT" ]; do
       echo "s/@B$i@/127.0.0.1:$((BR_PORT + (i - 1) * 10))/g"
       i=$((i + 1))
     done

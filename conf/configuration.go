@@ -1,6 +1,7 @@
 package conf
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,11 +18,14 @@ import (
 // Update writes the registered structs under Configuration's lock; code
 // that reads their fields while an update may run should do so inside View.
 type Configuration struct {
-	mu        sync.RWMutex
-	objs      []Object
-	extra     *Properties
-	setKeys   map[string]bool // the keys the file or an update set
-	listing   listing
+	mu      sync.RWMutex
+	objs    []Object
+	extra   *Properties
+	setKeys map[string]bool // the keys the file or an update set
+	listing listing
+	// sorted lists and writes the items sorted by key, as the controller's
+	// MixAll.properties2String(props, true) does.
+	sorted    bool
 	storePath string
 	now       func() time.Time
 	version   protocol.DataVersion
@@ -48,6 +52,14 @@ const (
 // field for; Persist writes to storePath ("" disables it).
 func NewConfiguration(storePath string, file *Properties, objs ...Object) *Configuration {
 	return newConfiguration(listEveryField, storePath, file, objs...)
+}
+
+// NewSortedConfiguration is NewConfiguration listing and writing its items
+// sorted by key (the controller's GET_CONTROLLER_CONFIG and its file).
+func NewSortedConfiguration(storePath string, file *Properties, objs ...Object) *Configuration {
+	c := newConfiguration(listEveryField, storePath, file, objs...)
+	c.sorted = true
+	return c
 }
 
 func newConfiguration(l listing, storePath string, file *Properties, objs ...Object) *Configuration {
@@ -156,6 +168,9 @@ func (c *Configuration) itemsLocked() []keyValue {
 		if _, ok := pos[e.Key]; !ok {
 			add(keyValue{e.Key, e.Value})
 		}
+	}
+	if c.sorted {
+		slices.SortFunc(items, func(a, b keyValue) int { return strings.Compare(a.key, b.key) })
 	}
 	return items
 }

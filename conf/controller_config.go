@@ -1,6 +1,10 @@
 package conf
 
-import "path/filepath"
+import (
+	"fmt"
+	"hash/crc32"
+	"path/filepath"
+)
 
 // Controller types, ControllerConfig.DLEDGER_CONTROLLER and JRAFT_CONTROLLER.
 const (
@@ -50,8 +54,9 @@ type ControllerConfig struct {
 	// EnableElectUncleanMaster lets an election pick a replica outside the
 	// SyncStateSet.
 	EnableElectUncleanMaster bool `prop:"enableElectUncleanMaster"`
-	// IsProcessReadEvent passes every read through the Raft log.
-	IsProcessReadEvent bool `prop:"processReadEvent"`
+	// IsProcessReadEvent passes every read through the Raft log. Set as
+	// processReadEvent, listed by its field name as Java lists it.
+	IsProcessReadEvent bool `prop:"processReadEvent,print=isProcessReadEvent"`
 	// NotifyBrokerRoleChanged pushes NOTIFY_BROKER_ROLE_CHANGED after an
 	// election.
 	NotifyBrokerRoleChanged bool `prop:"notifyBrokerRoleChanged"`
@@ -72,6 +77,10 @@ type ControllerConfig struct {
 	MetricsPromExporterHost              string `prop:"metricsPromExporterHost"`
 	MetricsLabel                         string `prop:"metricsLabel"`
 	MetricsInDelta                       bool   `prop:"metricsInDelta"`
+	// JraftConfigRef is the listing's jraftConfig line: Java prints the
+	// nested JraftConfig object's Object.toString (its keys are
+	// JraftConfig's, below). Not a key.
+	JraftConfigRef string `prop:"jraftConfig,noset"`
 
 	src origins
 }
@@ -105,7 +114,14 @@ func DefaultControllerConfig(env Env) *ControllerConfig {
 		MetricGrpcExporterIntervalInMills:        60000,
 		MetricLoggingExporterIntervalInMills:     10000,
 		MetricsPromExporterPort:                  5557,
+		JraftConfigRef:                           "org.apache.rocketmq.common.JraftConfig@" + jraftIdentity(env),
 	}
+}
+
+// jraftIdentity stands for the identity hash Java's Object.toString
+// prints: eight hex digits, the same for one process.
+func jraftIdentity(env Env) string {
+	return fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(env.HostName+env.UserHome())))
 }
 
 // StorePath is getControllerStorePath: the configured path, or

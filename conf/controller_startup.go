@@ -40,9 +40,10 @@ func (c *ControllerConfigs) Objects() []Object {
 
 // NewConfiguration registers the configs Java's ControllerManager shows and
 // updates (ControllerConfig and NettyServerConfig) and the file's extra
-// keys; updates rewrite configStorePath.
+// keys, listed and written sorted by key as Java's are; updates rewrite
+// configStorePath.
 func (c *ControllerConfigs) NewConfiguration() *Configuration {
-	return NewConfiguration(c.Controller.ConfigStorePath, c.File, c.Controller, c.NettyServer)
+	return NewSortedConfiguration(c.Controller.ConfigStorePath, c.File, c.Controller, c.NettyServer)
 }
 
 // Validate runs the configs' Validate.

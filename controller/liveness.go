@@ -34,7 +34,7 @@ func (c *Controller) onClose(ch *remoting.Channel) {
 	case <-c.stop:
 	case c.closedChans <- ch:
 	default:
-		go c.brokersInactive(c.heartbeats.closed(ch))
+		go c.brokersInactive("its connection closed", c.heartbeats.closed(ch))
 	}
 }
 
@@ -49,7 +49,7 @@ func (c *Controller) housekeeping() {
 		case <-c.stop:
 			return
 		case ch := <-c.closedChans:
-			c.brokersInactive(c.heartbeats.closed(ch))
+			c.brokersInactive("its connection closed", c.heartbeats.closed(ch))
 		case <-first.C:
 			c.expireBrokers()
 		case <-tick.C:
@@ -63,15 +63,15 @@ func (c *Controller) expireBrokers() {
 	for _, ch := range chans {
 		_ = ch.Close()
 	}
-	c.brokersInactive(keys)
+	c.brokersInactive("its heartbeats stopped", keys)
 }
 
 // brokersInactive is onBrokerInactive for each key.
-func (c *Controller) brokersInactive(keys []brokerKey) {
+func (c *Controller) brokersInactive(why string, keys []brokerKey) {
 	for _, k := range keys {
+		c.log.Info("a broker has been inactive: "+why, zap.String("cluster", k.cluster),
+			zap.String("brokerName", k.name), zap.Int64("brokerId", k.id))
 		if !c.IsLeader() {
-			c.log.Info("a broker has been inactive", zap.String("cluster", k.cluster),
-				zap.String("brokerName", k.name), zap.Int64("brokerId", k.id))
 			continue
 		}
 		c.tables.mu.RLock()

@@ -24,7 +24,8 @@ func TestPrintConfigItemsListsTheFourConfigs(t *testing.T) {
 	var out, errOut bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-c", file, "-p"}, testEnv(home), &out, &errOut))
 	for _, want := range []string{"controllerDLegerPeers=n0-127.0.0.1:9878\n", "controllerType=DLedger\n",
-		"jRaftGroupId=jRaft-Controller\n", "listenPort=19876\n", "processReadEvent=false\n"} {
+		"jRaftGroupId=jRaft-Controller\n", "listenPort=19876\n", "isProcessReadEvent=false\n",
+		"jraftConfig=org.apache.rocketmq.common.JraftConfig@"} {
 		assert.Contains(t, out.String(), want)
 	}
 	assert.Empty(t, errOut.String())
