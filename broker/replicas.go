@@ -23,13 +23,14 @@ package broker
 //
 // Controller requests are synchronous with Java's 3 s timeout; a refusal
 // is logged. The leader is looked up again every
-// syncControllerMetadataPeriod; a request that finds a follower waits for
-// the next look-up, as in Java.
+// syncControllerMetadataPeriod.
 //
 // Differences from Java: the controllers listed in controllerAddr are all
 // heartbeated (Java heartbeats those a background probe found reachable,
 // which is the same set once they are up); fetchControllerAddrByDnsLookup
-// resolves the name at every look-up instead of every 2 minutes.
+// resolves the name at every look-up instead of every 2 minutes; a request
+// that finds no leader (an error, CONTROLLER_NOT_LEADER) looks the leader
+// up again at once instead of at the next period.
 
 import (
 	"context"
@@ -334,6 +335,11 @@ func (r *replicasManager) callLeader(code remoting.RequestCode, ext map[string]s
 	ctx, cancel := context.WithTimeout(context.Background(), controllerTimeout)
 	defer cancel()
 	resp, err := r.client.Invoke(ctx, leader, req)
+	if err != nil || resp.Code == int32(remoting.ControllerNotLeader) {
+		// the leader moved or went: look again now rather than at the
+		// next syncControllerMetadataPeriod (Java waits for it)
+		go r.lookUpLeader()
+	}
 	if err != nil {
 		return nil, err
 	}
