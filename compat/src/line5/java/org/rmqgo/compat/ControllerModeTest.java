@@ -282,10 +282,79 @@ class ControllerModeTest {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // 2. the master SIGKILLed under load
+    // 2. what a slave copies from its master (topics, groups, offsets), ready for the switch
+
+    private static final String META_TOPIC = Clients.unique("ctlmeta");
+    private static final String META_GROUP = "compat_ctlmeta_group";
+    private static final int META_QUEUES = 3;
+    private static final int META_RETRIES = 7;
+
+    private static org.apache.rocketmq.client.impl.MQClientAPIImpl clientApi() {
+        return admin.getDefaultMQAdminExtImpl().getMqClientInstance().getMQClientAPIImpl();
+    }
+
+    private static long queryOffset(String addr, int queue) throws Exception {
+        var h = new org.apache.rocketmq.remoting.protocol.header.QueryConsumerOffsetRequestHeader();
+        h.setConsumerGroup(META_GROUP);
+        h.setTopic(META_TOPIC);
+        h.setQueueId(queue);
+        return clientApi().queryConsumerOffset(addr, h, 3000);
+    }
+
+    /** The topic, the group and the offsets made on the master, as read from addr. */
+    private static void assertMetadataOn(String addr) throws Exception {
+        var tc = admin.examineTopicConfig(addr, META_TOPIC);
+        assertNotNull(tc, "topic " + META_TOPIC + " on " + addr);
+        assertEquals(META_QUEUES, tc.getReadQueueNums(), "read queues of " + META_TOPIC + " on " + addr);
+        assertEquals(META_QUEUES, tc.getWriteQueueNums(), "write queues of " + META_TOPIC + " on " + addr);
+        var g = admin.examineSubscriptionGroupConfig(addr, META_GROUP);
+        assertNotNull(g, "group " + META_GROUP + " on " + addr);
+        assertEquals(META_RETRIES, g.getRetryMaxTimes(), "retryMaxTimes of " + META_GROUP + " on " + addr);
+        for (int q = 0; q < META_QUEUES; q++) {
+            assertEquals(100 + q, queryOffset(addr, q), "offset of queue " + q + " on " + addr);
+        }
+    }
 
     @Test
     @Order(2)
+    void topicsGroupsAndOffsetsMadeOnTheMasterReachEverySlave() throws Exception {
+        BrokerReplicasInfo.ReplicasInfo r = Eventually.eventually(SETTLE, "a master", () -> {
+            BrokerReplicasInfo.ReplicasInfo x = replicas();
+            assertNotNull(x.getMasterAddress(), describe(x));
+            return x;
+        });
+        String master = r.getMasterAddress();
+        admin.createAndUpdateTopicConfig(master, new org.apache.rocketmq.common.TopicConfig(META_TOPIC, META_QUEUES, META_QUEUES, 6));
+        var g = new org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig();
+        g.setGroupName(META_GROUP);
+        g.setRetryMaxTimes(META_RETRIES);
+        admin.createAndUpdateSubscriptionGroupConfig(master, g);
+        for (int q = 0; q < META_QUEUES; q++) {
+            var h = new org.apache.rocketmq.remoting.protocol.header.UpdateConsumerOffsetRequestHeader();
+            h.setConsumerGroup(META_GROUP);
+            h.setTopic(META_TOPIC);
+            h.setQueueId(q);
+            h.setCommitOffset(100L + q);
+            clientApi().updateConsumerOffset(master, h, 3000);
+        }
+        assertMetadataOn(master);
+        for (Broker b : brokers) {
+            if (!b.addr().equals(master)) {
+                Eventually.eventually(Duration.ofSeconds(60), "the slave " + b.addr() + " has the master's topic, group and offsets",
+                    () -> {
+                        assertMetadataOn(b.addr());
+                        return null;
+                    });
+            }
+        }
+        System.out.println("controller: " + META_TOPIC + ", " + META_GROUP + " and its offsets reached every slave");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // 3. the master SIGKILLed under load
+
+    @Test
+    @Order(3)
     void aKilledMasterIsReplacedAndNoAcknowledgedMessageIsLost() throws Exception {
         BrokerReplicasInfo.ReplicasInfo before = Eventually.eventually(SETTLE, "a master and a full SyncStateSet", () -> {
             BrokerReplicasInfo.ReplicasInfo x = replicas();
@@ -460,13 +529,15 @@ class ControllerModeTest {
         }
         System.out.println("controller: read back all " + byPosition.size() + " SEND_OK messages (" + read.size()
             + " messages in the topic)");
+        assertMetadataOn(newMasterAddr);
+        System.out.println("controller: the new master has " + META_TOPIC + ", " + META_GROUP + " and its offsets");
     }
 
     // ---------------------------------------------------------------------------------------------
-    // 3. the old master back as a slave
+    // 4. the old master back as a slave
 
     @Test
-    @Order(3)
+    @Order(4)
     void theOldMasterComesBackAsASlaveWithTheSameCommitLog() throws Exception {
         assertNotNull(killed, "the kill test ran first");
         script("start-broker", killed.index());
