@@ -10,8 +10,10 @@ package controller
 //   - every scanInactiveMasterInterval the leader looks for sets whose
 //     master is not alive while another registered replica is, and elects;
 //   - an election the controller starts is tried electMasterMaxRetryCount
-//     times, stopping at the first SUCCESS; each failure still commits
-//     (the set is left without a master, its master epoch one higher);
+//     times, stopping at the first SUCCESS (or CONTROLLER_MASTER_STILL_EXIST:
+//     another election got there first; Java tries again, which changes
+//     nothing); each failure still commits (the set is left without a
+//     master, its master epoch one higher);
 //   - after every successful election (the controller's, a broker's or
 //     mqadmin's) the set's live replicas are sent NOTIFY_BROKER_ROLE_CHANGED
 //     (1008, oneway): header masterAddress, masterEpoch, syncStateSetEpoch,
@@ -134,6 +136,9 @@ func (c *Controller) electFor(name string) {
 			c.log.Info("elected a new master", zap.String("brokerName", name), zap.String("remark", a.remark))
 			c.notifyRoleChanged(name)
 			return
+		}
+		if a.code == remoting.ControllerMasterStillExist {
+			return // another election (the scan's, a broker's) got there first
 		}
 		c.log.Warn("election failed", zap.String("brokerName", name), zap.Int32("code", int32(a.code)), zap.String("remark", a.remark))
 		if a.code == remoting.ControllerNotLeader {
