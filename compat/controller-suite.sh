@@ -33,7 +33,11 @@
 #                (+ CONTROLLER_CONF_EXTRA lines). java runs
 #                org.apache.rocketmq.controller.ControllerStartup -c controller.conf (rocketmq-controller
 #                5.3.3, on the broker's classpath); go runs $RMQGO_CONTROLLER_BIN -c controller.conf.
-#                Both must print "The Controller Server boot success".
+#                Both must print "The Controller Server boot success". java-namesrv and
+#                go-namesrv run the controller inside a name server of its own instead
+#                (NamesrvStartup / $RMQGO_NAMESRV_BIN -c controller.conf with
+#                enableControllerInNamesrv=true and that name server's listenPort,
+#                EMBEDDING_NAMESRV_PORT, 24879): "The ControllerManager boot success".
 #   broker-1..N  one per word of CONTROLLER_BROKERS (java|go; default "java java"), brokerName
 #                broker-a, on BROKER_PORT (24911), +10, +20 ... (each uses port-2, port and
 #                port+1 = haListenPort), broker.conf with enableControllerMode=true,
@@ -89,9 +93,10 @@ check_controller_impls() {
     *) die "NAMESRV_IMPL must be java or go, not $NAMESRV_IMPL" ;;
   esac
   case $CONTROLLER_IMPL in
-    java) ;;
+    java | java-namesrv) ;;
     go) [ -x "${RMQGO_CONTROLLER_BIN:-}" ] || die "CONTROLLER_IMPL=go needs RMQGO_CONTROLLER_BIN (executable)" ;;
-    *) die "CONTROLLER_IMPL must be java or go, not $CONTROLLER_IMPL" ;;
+    go-namesrv) [ -x "${RMQGO_NAMESRV_BIN:-}" ] || die "CONTROLLER_IMPL=go-namesrv needs RMQGO_NAMESRV_BIN (executable)" ;;
+    *) die "CONTROLLER_IMPL must be java, go, java-namesrv or go-namesrv, not $CONTROLLER_IMPL" ;;
   esac
   [ "$(broker_count)" -ge 2 ] || die "CONTROLLER_BROKERS needs two or more words (java|go), not '$CONTROLLER_BROKERS'"
   for b in $CONTROLLER_BROKERS; do
@@ -116,6 +121,30 @@ start_controller() {
     if [ -n "${CONTROLLER_CONF_EXTRA:-}" ]; then printf '%s\n' "$CONTROLLER_CONF_EXTRA"; fi
   } >"$dir/controller.conf"
   case $CONTROLLER_IMPL in
+    *-namesrv)
+      # the controller inside a name server of its own (enableControllerInNamesrv),
+      # configured from the name server's file, as cluster-3n-namesrv-plugin does
+      {
+        echo "listenPort=$EMBEDDING_NAMESRV_PORT"
+        echo "enableControllerInNamesrv=true"
+        echo "kvConfigPath=$dir/kvConfig.json"
+      } >>"$dir/controller.conf"
+      ;;
+  esac
+  case $CONTROLLER_IMPL in
+    java-namesrv)
+      # shellcheck disable=SC2086
+      launch controller "$dir" "The ControllerManager boot success" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
+        java $CONTROLLER_JAVA_HEAP $CONTROLLER_JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
+        -Drmq.logback.configurationFile=rmq.namesrv.logback.xml \
+        -cp "$(cat "$SERVER_CP")" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/controller.conf"
+      ;;
+    go-namesrv)
+      launch controller "$dir" "The ControllerManager boot success" \
+        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE=5 \
+        "$RMQGO_NAMESRV_BIN" -c "$dir/controller.conf"
+      ;;
     java)
       # shellcheck disable=SC2086
       launch controller "$dir" "The Controller Server boot success" \
@@ -206,10 +235,11 @@ start_controller_all() {
   ROCKETMQ_HOME_DIR=$RUN_DIR/rocketmq-home
   mkdir -p "$ROCKETMQ_HOME_DIR/conf"
   case " $NAMESRV_IMPL $CONTROLLER_IMPL $CONTROLLER_BROKERS " in
-    *" java "*) SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1 ;;
+    *" java "* | *" java-namesrv "*) SERVER_CP=$(server_classpath "$SERVER_VERSION") || exit 1 ;;
   esac
   pick NAMESRV_PORT "${NAMESRV_PORT:-24876}" 0
   pick CONTROLLER_PORT "${CONTROLLER_PORT:-24878}" 0
+  pick EMBEDDING_NAMESRV_PORT "${EMBEDDING_NAMESRV_PORT:-24879}" 0
   n=$(broker_count)
   bport0=${BROKER_PORT:-24911}
   i=1
