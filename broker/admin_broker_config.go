@@ -135,3 +135,13 @@ func (a *configAdmin) updateBrokerConfig(req *remoting.Request) *remoting.Comman
 	}
 	return a.replyOK(cmd)
 }
+
+// setRole shows the role a controller gave in GET_BROKER_CONFIG, as
+// Java's ReplicasManager sets brokerConfig.brokerId and
+// messageStoreConfig.brokerRole (an update then persists them too, as in
+// Java).
+func (a *configAdmin) setRole(brokerID int64, role conf.BrokerRole) {
+	a.config.Change(func() {
+		a.configs.Broker.BrokerId, a.configs.Store.BrokerRole = brokerID, role
+	})
+}

@@ -53,6 +53,7 @@ type Broker struct {
 	// controller decides the role, and the master-only services follow it.
 	replicas       *replicasManager
 	masterServices *masterServices
+	roles          *roleSwitch
 	// slaveSync is nil unless brokerRole=SLAVE.
 	slaveSync   *slaveSync
 	schedule    *scheduleService

@@ -22,12 +22,15 @@ type roleSwitch struct {
 	slaveSync *slaveSync
 	topics    *topicTable
 	reg       *registrar
+	// configRole shows the role in GET_BROKER_CONFIG (configAdmin.setRole).
+	configRole func(brokerID int64, role conf.BrokerRole)
 }
 
 func (s *roleSwitch) becomeMaster(epoch int32) {
 	s.slaveSync.setMaster("")
 	s.ha.ChangeToMaster(epoch)
 	s.settings.setRole(protocol.MasterID, conf.SyncMaster)
+	s.configRole(protocol.MasterID, conf.SyncMaster)
 	s.store.SetRole(store.RoleMaster)
 	s.master.on()
 }
@@ -35,6 +38,7 @@ func (s *roleSwitch) becomeMaster(epoch int32) {
 func (s *roleSwitch) becomeSlave(masterAddr string, epoch int32, controllerID int64) {
 	s.store.SetRole(store.RoleSlave)
 	s.settings.setRole(controllerID, conf.Slave)
+	s.configRole(controllerID, conf.Slave)
 	s.master.off()
 	s.slaveSync.setMaster(masterAddr)
 	s.ha.ChangeToSlave(epoch, controllerID)

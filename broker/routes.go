@@ -262,7 +262,9 @@ const waitingSendWorkers = 256
 // workers mean bigger groups, not more work.
 func sendWorkers(set *settings) int {
 	n := int(max(set.Broker.SendMessageThreadPoolNums, 1))
-	if set.Store.FlushDiskType == conf.SyncFlush || set.Store.BrokerRole == conf.SyncMaster {
+	if set.Store.FlushDiskType == conf.SyncFlush || set.Store.BrokerRole == conf.SyncMaster || set.Broker.EnableControllerMode {
+		// a controller-mode broker may become a master whose puts wait for
+		// their SyncStateSet, whatever broker.conf's brokerRole says
 		n = max(n, waitingSendWorkers)
 	}
 	return n

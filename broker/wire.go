@@ -146,6 +146,7 @@ func (b *Broker) wireServices(o Options) error {
 	b.handlers = b.newHandlers(o, rd)
 	if b.masterServices != nil {
 		b.masterServices.tx = b.handlers.tx
+		b.roles.configRole = b.handlers.config.setRole
 	}
 	b.holds.rerun = b.handlers.pull.rerunPull
 	if err := b.wireOrders(o, dir); err != nil {
@@ -256,7 +257,8 @@ func (b *Broker) wireControllerMode(o Options, clientTLS *tls.Config) {
 	})
 	b.masterServices = &masterServices{schedule: b.schedule, timer: b.timer} // tx once the handlers are built
 	roles := &roleSwitch{settings: b.settings, store: st, ha: b.ha.auto, master: b.masterServices,
-		slaveSync: b.slaveSync, topics: b.topics, reg: b.reg}
+		slaveSync: b.slaveSync, topics: b.topics, reg: b.reg} // configRole once the handlers are built
+	b.roles = roles
 	client := remoting.NewClient(remoting.ClientOptions{Logger: log, DialTimeout: 3 * time.Second, TLSConfig: clientTLS})
 	files := identityFiles{path: o.Configs.Store.StorePathBrokerIdentity}
 	if files.path == "" {

@@ -114,6 +114,16 @@ func (c *Configuration) View(fn func()) {
 	fn()
 }
 
+// Change runs fn, which sets fields of the registered configs, while
+// nothing reads them: a server changing its own values as Java's setters
+// do (a controller-mode broker's brokerId and brokerRole). Nothing is
+// persisted and the data version stays.
+func (c *Configuration) Change(fn func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fn()
+}
+
 // PropertiesString is Configuration.getAllConfigsFormatString(): one
 // "key=value\n" line for every non-null field of every registered config
 // (a key two configs share appears once, with the later config's value),

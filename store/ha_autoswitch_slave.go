@@ -51,6 +51,9 @@ type asClient struct {
 	mu     sync.Mutex
 	master string
 	wake   chan struct{}
+	// dropConn ends the current connection (nil when there is none): a
+	// new master address replaces a connection to the old one at once.
+	dropConn context.CancelFunc
 
 	state     atomic.Int32 // haState
 	connected atomic.Bool
@@ -86,13 +89,22 @@ func (c *asClient) close() {
 	<-c.done
 }
 
+// setMaster takes the master's HA address. A connection to another
+// address is dropped, so that the client follows the new master at once.
+// (Java's client keeps a connection it has; one to a broker that became a
+// slave meanwhile then never gets the new master's data, and the set
+// never fills again.)
 func (c *asClient) setMaster(addr string) {
 	c.mu.Lock()
 	old := c.master
 	c.master = addr
+	drop := c.dropConn
 	c.mu.Unlock()
 	if old != addr {
 		c.log.Info("update master HA address", zap.String("old", old), zap.String("new", addr))
+		if drop != nil {
+			drop()
+		}
 		signal(c.wake)
 	}
 }
@@ -135,8 +147,23 @@ func (c *asClient) truncateInvalid() {
 	}
 }
 
-// replicate runs one connection.
+// replicate runs one connection, until it fails, ctx ends or the master
+// address changes.
 func (c *asClient) replicate(ctx context.Context, addr string) error {
+	ctx, drop := context.WithCancel(ctx)
+	defer drop()
+	c.mu.Lock()
+	if c.master != addr {
+		c.mu.Unlock()
+		return nil // changed meanwhile
+	}
+	c.dropConn = drop
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.dropConn = nil
+		c.mu.Unlock()
+	}()
 	d := net.Dialer{Timeout: 3 * time.Second}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
