@@ -49,6 +49,15 @@
 #                          servers and ours: outputs and the plain_acl.yml each change leaves, diffed
 #   make compat-ha-kill    the master SIGKILLed mid-stream 100 times (Java pair, then ours): nothing
 #                          acknowledged may be missing from the slave (compat-ha-kill-short: 2 rounds)
+#   make compat-controller controller mode (compat/controller-suite.sh, ControllerModeTest) for the
+#                          Java controller + brokers (the reference) and the mixes with ours, 2 and 3 brokers
+#   make compat-controller-kill  controller mode's master SIGKILLed mid-stream 100 times (Java, then
+#                          ours), the control (acks that do not wait for slaves must show a loss) and
+#                          the master SIGSTOPped (compat/controller-kill.sh; -short: 2 rounds + stop, ours)
+#   make compat-controller-ha  three controllers: the leader and the master killed together, the
+#                          master cut off by network namespaces (Java's, then ours; as root)
+#   make bench-controller  controller mode's SyncStateSet cost with 1, 16 and 64 senders, Java's
+#                          controller and brokers against ours, ratios (bench/controller-bench.sh)
 #   make compat-ha-bench   replication throughput, SYNC_MASTER's added latency, slave catch-up:
 #                          the Java pair and ours in one run, a table with ratios
 #   make compat-metrics    the Prometheus exporters of the Java 5.3.3 broker and ours scraped after
@@ -99,7 +108,7 @@ MISSPELL    ?= $(GO) run github.com/golangci/misspell/cmd/misspell@v0.8.0
 # (make build puts them in bin/): passed to every target that starts them.
 SERVERS := RMQGO_NAMESRV_BIN=$(CURDIR)/$(BIN)/rmqgo-namesrv RMQGO_BROKER_BIN=$(CURDIR)/$(BIN)/rmqgo-broker RMQGO_PROXY_BIN=$(CURDIR)/$(BIN)/rmqgo-proxy RMQGO_CONTROLLER_BIN=$(CURDIR)/$(BIN)/rmqgo-controller RMQBENCH_BIN=$(CURDIR)/$(BIN)/rmqbench
 
-.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-proxy-pair compat-proxy-pair-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves bench-grpc
+.PHONY: all build run test needs unit lint proto compat-console compat-console-4 compat-console-5 compat-console-4-mqadmin dist dist-test image image-console image-size container-test compat compat-store compat-fastjson compat-metrics compat-mqadmin compat-goadmin compat-mqadmin-acl compat-ha compat-ha-suite compat-ha-kill compat-ha-kill-short compat-controller compat-controller-ha compat-controller-kill compat-controller-kill-short bench-controller compat-ha-bench compat-tls compat-tls-reference compat-reference compat-reference-4 compat-reference-5 compat-acl compat-acl-reference compat-acl2 compat-acl2-reference compat-proxy-cluster compat-proxy-cluster-reference compat-proxy-pair compat-proxy-pair-reference compat-mqadmin-acl2 compat-acl2-rocksdb fixtures fuzz bench bench-smoke bench-broker bench-floor bench-recovery bench-scale bench-backlog gobench slowloris clean bench-curves bench-grpc
 
 all: build
 
@@ -223,6 +232,8 @@ compat: build compat-store compat-fastjson
 	TLS_MODE=permissive NAMESRV_IMPL=go BROKER_IMPL=go $(SERVERS) sh compat/tls-suite.sh 4
 	MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-suite.sh 4
 	$(MAKE) compat-ha-kill-short
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-suite.sh
+	$(MAKE) compat-controller-kill-short
 
 # The metrics exporters (metricsExporterType=PROM) of the Java 5.3.3 broker
 # and ours after the same workload (compat/metrics-compare.sh; scrapes in
@@ -348,6 +359,68 @@ compat-ha-kill: build
 
 compat-ha-kill-short: build
 	ROUNDS=2 MASTER_IMPL=go SLAVE_IMPL=go $(SERVERS) sh compat/ha-kill.sh
+
+# Controller mode (RIP-44): one controller and a broker set in controller
+# mode (compat/controller-suite.sh, the Java tests tagged "controller":
+# registration, a master SIGKILLed under load and the election, the old
+# master back as a slave with the same commitlog). The Java controller and
+# brokers first (the reference), then the mixes with ours; 2 and 3 brokers.
+# 1-3 minutes a run (ours with two brokers: 45 s).
+compat-controller: build
+	CONTROLLER_IMPL=java CONTROLLER_BROKERS="java java" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=java CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=java CONTROLLER_BROKERS="java go" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="java java" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=java CONTROLLER_BROKERS="java java java" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go go" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="go java" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=java-namesrv CONTROLLER_BROKERS="java java" $(SERVERS) sh compat/controller-suite.sh
+	CONTROLLER_IMPL=go-namesrv CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-suite.sh
+	$(SERVERS) sh compat/mqadmin-controller-compare.sh java go
+	MQCC_RUN=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/mqadmin-controller-compare.sh java go
+
+# Three controllers (compat/controller-ha-suite.sh, as root: network
+# namespaces): the controller leader and the master SIGKILLed together, and
+# the master cut off from the controllers and its slaves (no SEND_OK from
+# it after the cut, nothing acknowledged lost). Java's first, then ours;
+# about 5 minutes each; not in CI.
+compat-controller-ha: build
+	CONTROLLER_IMPL=java CONTROLLER_BROKERS="java java java" $(SERVERS) sh compat/controller-ha-suite.sh
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go go" $(SERVERS) sh compat/controller-ha-suite.sh
+
+# The kill test of controller mode (compat/controller-kill.sh): brokers with
+# allAckInSyncStateSet=true under a Java producer's synchronous sends, the
+# master SIGKILLed at a random moment CONTROLLER_KILL_ROUNDS (100) times; a
+# new master must be elected, the killed broker rejoins as a slave, and every
+# acknowledged message must be read back from the last master. The Java
+# controller + brokers first (the reference), then ours; then the control
+# (allAckInSyncStateSet=false, inSyncReplicas=1: must lose acks; ours until a
+# round loses one, up to 100 rounds) and the stop mode (the master SIGSTOPped
+# past its controller heartbeat timeout: no SEND_OK from it after the
+# election), ours. About 35 minutes for the Java kill rounds (20 s a round:
+# a Java broker restarts in 5-12 s and is back in the SyncStateSet 10-17 s
+# after), 7 for ours, 1-5 for the control and 1 for the stop rounds; not in
+# CI. compat-controller-kill-short: 2 kill rounds and 1 stop round of ours,
+# about 1.5 minutes.
+CONTROLLER_KILL_ROUNDS ?= 100
+compat-controller-kill: build
+	ROUNDS=$(CONTROLLER_KILL_ROUNDS) CONTROLLER_IMPL=java CONTROLLER_BROKERS="java java" $(SERVERS) sh compat/controller-kill.sh kill
+	ROUNDS=$(CONTROLLER_KILL_ROUNDS) CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-kill.sh kill
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-kill.sh control
+	CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-kill.sh stop
+
+compat-controller-kill-short: build
+	ROUNDS=2 CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-kill.sh kill
+	ROUNDS=1 CONTROLLER_IMPL=go CONTROLLER_BROKERS="go go" $(SERVERS) sh compat/controller-kill.sh stop
+
+# What a controller-mode SyncStateSet (allAckInSyncStateSet=true) costs a
+# send, Java's controller and brokers against ours in one run, with 1, 16
+# and 64 synchronous senders (bench/controller-bench.sh; tables in
+# bench/target/controller-bench-run-N.out/table.md). About 3 minutes a
+# sender count; run it on a quiet machine.
+bench-controller: build
+	for n in 1 16 64; do THREADS=$$n $(SERVERS) sh bench/controller-bench.sh || exit 1; done
 
 # Replication throughput and the latency SYNC_MASTER adds, the Java pair and
 # ours in one run (bench/ha-bench.sh): a lone ASYNC_MASTER, with its slave,

@@ -2,6 +2,7 @@
 # Runs a compat/hatool main class with rocketmq-client of one line (POSIX sh):
 #
 #   sh compat/hatool/run.sh 4|5 HaKill -n <namesrv> -kill <cmd> -start <cmd> [...]   (see HaKill.java)
+#   sh compat/hatool/run.sh 5 ControllerKill -mode kill|control|stop -n <namesrv> -controller <addr> ...   (see ControllerKill.java)
 #   sh compat/hatool/run.sh 4|5 build
 #
 # Line 4 is rocketmq-client 4.9.8 (Maven profile rmq4), line 5 is 5.3.3
@@ -17,6 +18,6 @@ HATOOL_HOME=${HATOOL_HOME:-$DIR/target/home}
 JT_SHARED_SRC="$DIR/../testsupport/src"
 # shellcheck source=compat/java-tool-lib.sh
 . "$DIR/../java-tool-lib.sh"
-java_tool_prepare hatool "$DIR" "HaKill" "$@"
+java_tool_prepare hatool "$DIR" "HaKill ControllerKill" "$@"
 shift 2
 java_tool_exec_client hatool "$HATOOL_HOME" "$@"
