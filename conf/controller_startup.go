@@ -38,14 +38,6 @@ func (c *ControllerConfigs) Objects() []Object {
 	return []Object{c.Controller, c.Jraft, c.NettyServer, c.NettyClient}
 }
 
-// NewConfiguration registers the configs Java's ControllerManager shows and
-// updates (ControllerConfig and NettyServerConfig) and the file's extra
-// keys, listed and written sorted by key as Java's are; updates rewrite
-// configStorePath.
-func (c *ControllerConfigs) NewConfiguration() *Configuration {
-	return NewSortedConfiguration(c.Controller.ConfigStorePath, c.File, c.Controller, c.NettyServer)
-}
-
 // Validate runs the configs' Validate.
 func (c *ControllerConfigs) Validate() error {
 	return errors.Join(c.Controller.Validate(), c.NettyServer.Validate(), c.NettyClient.Validate())

@@ -5,7 +5,10 @@ import (
 	"strconv"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/tlsconf"
 )
 
 // OptionsFromConfig maps Java's controller configuration onto Options, as
@@ -66,4 +69,29 @@ func (s configSource) PropertiesText() string { return s.c.PropertiesString() }
 func (s configSource) Update(props map[string]string) error {
 	_, err := s.c.Update(props)
 	return err
+}
+
+// Launch builds and starts the controller Java's configuration describes,
+// as ControllerStartup and NamesrvStartup (enableControllerInNamesrv) do:
+// the Options of OptionsFromConfig, netty's listenPort set to the member's
+// port as DLedger sets it, GET/UPDATE_CONTROLLER_CONFIG over cc and netty
+// (and file's other keys) persisted to configStorePath, TLS as the
+// server's.
+func Launch(cc *conf.ControllerConfig, jc *conf.JraftConfig, netty *conf.NettyServerConfig, file *conf.Properties,
+	tlsCfg conf.TLSConfig, env conf.Env, log *zap.Logger) (*Controller, error) {
+	o, err := OptionsFromConfig(cc, jc, netty.BindAddress, env)
+	if err != nil {
+		return nil, err
+	}
+	netty.ListenPort = o.ListenPort()
+	o.Config = Configuration(conf.NewSortedConfiguration(cc.ConfigStorePath, file, cc, netty))
+	o.Logger = log
+	if o.TLSMode, o.TLSConfig, err = tlsconf.ForServer(tlsCfg, log); err != nil {
+		return nil, err
+	}
+	c, err := New(o)
+	if err == nil {
+		err = c.Start()
+	}
+	return c, err
 }

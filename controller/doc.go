@@ -22,7 +22,7 @@
 //
 //	doc.go              this map
 //	options.go          Options, their defaults, and the settings an update changes at once
-//	config.go           Options from Java's ControllerConfig; the configuration requests' source
+//	config.go           Options from Java's ControllerConfig, Launch (what both mains start); the configuration requests' source
 //	controller.go       Controller: New, Start, Close, leadership, the leader's request scheduler, the routes
 //	state.go            the replicated tables (ReplicasInfoManager's) and how events change them
 //	events.go           the events and the Raft log entry that carries them

@@ -12,7 +12,6 @@ import (
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/controller"
 	"github.com/rmqgo/rmqgo/internal/startup"
-	"github.com/rmqgo/rmqgo/internal/tlsconf"
 )
 
 func main() {
@@ -77,22 +76,7 @@ func serve(cfg *conf.ControllerConfigs, warnings []conf.Warning, env conf.Env, s
 }
 
 func start(cfg *conf.ControllerConfigs, env conf.Env, log *zap.Logger) (*controller.Controller, error) {
-	o, err := controller.OptionsFromConfig(cfg.Controller, cfg.Jraft, cfg.NettyServer.BindAddress, env)
-	if err != nil {
-		return nil, err
-	}
-	cfg.NettyServer.ListenPort = o.ListenPort()
-	o.Config = controller.Configuration(cfg.NewConfiguration())
-	o.Logger = log
-	o.TLSMode, o.TLSConfig, err = tlsconf.ForServer(cfg.TLS, log)
-	if err != nil {
-		return nil, err
-	}
-	c, err := controller.New(o)
-	if err == nil {
-		err = c.Start()
-	}
-	return c, err
+	return controller.Launch(cfg.Controller, cfg.Jraft, cfg.NettyServer, cfg.File, cfg.TLS, env, log)
 }
 
 func usageText(cl *conf.CommandLine) string {

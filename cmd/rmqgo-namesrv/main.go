@@ -141,23 +141,8 @@ func options(cfg *conf.NamesrvConfigs, log *zap.Logger) (namesrv.Options, error)
 // same file, on its own port (controllerDLegerPeers' entry for it), with
 // a copy of the name server's server settings.
 func startController(cfg *conf.NamesrvConfigs, env conf.Env, log *zap.Logger) (*controller.Controller, error) {
-	o, err := controller.OptionsFromConfig(cfg.Controller, cfg.Jraft, cfg.NettyServer.BindAddress, env)
-	if err != nil {
-		return nil, err
-	}
 	netty := *cfg.NettyServer
-	netty.ListenPort = o.ListenPort()
-	o.Config = controller.Configuration(conf.NewConfiguration(cfg.Controller.ConfigStorePath, cfg.File, cfg.Controller, &netty))
-	o.Logger = log.Named("controller")
-	o.TLSMode, o.TLSConfig, err = tlsconf.ForServer(cfg.TLS, log)
-	if err != nil {
-		return nil, err
-	}
-	c, err := controller.New(o)
-	if err == nil {
-		err = c.Start()
-	}
-	return c, err
+	return controller.Launch(cfg.Controller, cfg.Jraft, &netty, cfg.File, cfg.TLS, env, log.Named("controller"))
 }
 
 // configSource serves GET/UPDATE_NAMESRV_CONFIG from the Java configs.
