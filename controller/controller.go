@@ -99,15 +99,18 @@ func listenAddrFor(listen, raftAddr string) string {
 
 // Start listens, joins the Raft group and starts the background work.
 func (c *Controller) Start() error {
-	if err := c.server.Start(); err != nil {
-		return fmt.Errorf("controller: %w", err)
-	}
+	// Raft first: the handlers read c.cons from the first request on (its
+	// peers' connections wait in the stream until the server hands them over)
 	cons, err := startConsensus(c.opts.StoreDir, c.opts.Members, c.opts.Self, &fsm{t: c.tables, log: c.log}, c.stream, c.log)
 	if err != nil {
-		_ = c.server.Shutdown()
 		return err
 	}
 	c.cons = cons
+	if err := c.server.Start(); err != nil {
+		c.cons.close()
+		c.cons = nil
+		return fmt.Errorf("controller: %w", err)
+	}
 	c.wg.Add(3)
 	go c.watchLeadership()
 	go c.housekeeping()
