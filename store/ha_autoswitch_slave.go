@@ -164,17 +164,14 @@ func (c *asClient) replicate(ctx context.Context, addr string) error {
 		c.dropConn = nil
 		c.mu.Unlock()
 	}()
-	d := net.Dialer{Timeout: 3 * time.Second}
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	nc, hangUp, err := dialHAMaster(ctx, addr)
 	if err != nil {
 		return err
 	}
+	defer hangUp()
 	c.log.Info("AutoSwitchHAClient connect to master", zap.String("master", addr))
 	c.connected.Store(true)
 	defer c.connected.Store(false)
-	stop := context.AfterFunc(ctx, func() { nc.Close() })
-	defer stop()
-	defer nc.Close()
 	c.lastRead.Store(time.Now().UnixMilli())
 	r := &asReporter{nc: nc, timeout: c.s.opts.HA.HousekeepingInterval, wrote: &c.lastWrite}
 	c.state.Store(int32(haHandshake))
@@ -185,16 +182,7 @@ func (c *asClient) replicate(ctx context.Context, addr string) error {
 	if err := r.report(c.s.CommitLogMaxOffset()); err != nil {
 		return err
 	}
-	hbDone := make(chan struct{})
-	var hb sync.WaitGroup
-	hb.Add(1)
-	go func() {
-		defer hb.Done()
-		c.heartbeats(r, hbDone)
-	}()
-	defer hb.Wait()
-	defer close(hbDone)
-	return c.receive(nc, r)
+	return withHeartbeats(func(done <-chan struct{}) { c.heartbeats(r, done) }, func() error { return c.receive(nc, r) })
 }
 
 // handshake sends the handshake and processes the master's answer.

@@ -125,31 +125,45 @@ func (c *HAClient) run(ctx context.Context) {
 
 // replicate runs one connection.
 func (c *HAClient) replicate(ctx context.Context, addr string) error {
-	d := net.Dialer{Timeout: 3 * time.Second}
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	nc, hangUp, err := dialHAMaster(ctx, addr)
 	if err != nil {
 		return err
 	}
+	defer hangUp()
 	c.log.Info("HA connected to master", zap.String("master", addr))
 	c.connected.Store(true)
 	defer c.connected.Store(false)
-	stop := context.AfterFunc(ctx, func() { nc.Close() })
-	defer stop()
-	defer nc.Close()
 	r := &haReporter{nc: nc, timeout: c.s.opts.HA.HousekeepingInterval, wrote: &c.lastWrite}
 	if err := r.report(c.s.CommitLogMaxOffset()); err != nil {
 		return err
 	}
-	hbDone := make(chan struct{})
-	var hb sync.WaitGroup
-	hb.Add(1)
+	return withHeartbeats(func(done <-chan struct{}) { c.heartbeats(r, done) }, func() error { return c.receive(nc, r) })
+}
+
+// dialHAMaster connects a slave to its master's HA port; the connection
+// closes when ctx ends, and hangUp closes it and forgets ctx.
+func dialHAMaster(ctx context.Context, addr string) (nc net.Conn, hangUp func(), err error) {
+	d := net.Dialer{Timeout: 3 * time.Second}
+	if nc, err = d.DialContext(ctx, "tcp", addr); err != nil {
+		return nil, nil, err
+	}
+	stop := context.AfterFunc(ctx, func() { nc.Close() })
+	return nc, func() { stop(); nc.Close() }, nil
+}
+
+// withHeartbeats runs receive while beat sends the slave's periodic
+// reports, and waits for beat to end once receive has.
+func withHeartbeats(beat func(done <-chan struct{}), receive func() error) error {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
-		defer hb.Done()
-		c.heartbeats(r, hbDone)
+		defer wg.Done()
+		beat(done)
 	}()
-	defer hb.Wait()
-	defer close(hbDone)
-	return c.receive(nc, r)
+	defer wg.Wait()
+	defer close(done)
+	return receive()
 }
 
 // heartbeats reports the commitlog end every haSendHeartbeatInterval;
