@@ -142,12 +142,14 @@ func (c *commitLog) fileWithRoom(n int64) (*mappedFile, error) {
 	return f, err
 }
 
+// signalAppended wakes the HA transfers first (a SYNC_MASTER's put waits
+// for them), then the dispatcher.
 func (c *commitLog) signalAppended() {
+	c.grew.fire()
 	select {
 	case c.appended <- struct{}{}:
 	default:
 	}
-	c.grew.fire()
 }
 
 // busyFor is how long the put lock has been held, on the clock that

@@ -281,6 +281,10 @@ func (c *asClient) receive(nc net.Conn, r *asReporter) error {
 	var body []byte
 	lastEpoch := int32(-1)
 	for {
+		if br.Buffered() < asMasterTransferLen {
+			// reported what came: now the dispatcher (appendRaw)
+			c.s.cl.signalAppended()
+		}
 		if err := c.readFull(nc, br, header[:asMasterHandshakeLen]); err != nil {
 			return err
 		}

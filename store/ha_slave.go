@@ -193,8 +193,14 @@ func (c *HAClient) receive(nc net.Conn, r *haReporter) error {
 	o := &c.s.opts.HA
 	br := bufio.NewReaderSize(nc, haReadBuffer)
 	header := make([]byte, haHeaderLen)
-	var body []byte
+	var spare []byte
+	appended := false
 	for {
+		if appended && br.Buffered() < haHeaderLen {
+			// reported (or only heartbeats in since): now the dispatcher
+			c.s.cl.signalAppended()
+			appended = false
+		}
 		if err := nc.SetReadDeadline(time.Now().Add(o.HousekeepingInterval)); err != nil {
 			return err
 		}
@@ -214,14 +220,19 @@ func (c *HAClient) receive(nc net.Conn, r *haReporter) error {
 		if size == 0 {
 			continue
 		}
-		body = growTo(body, int(size))
-		if _, err := io.ReadFull(br, body); err != nil {
+		body, err := readBody(br, int(size), &spare)
+		if err != nil {
 			return err
 		}
 		c.flow.add(len(body))
-		if err := c.s.cl.appendRaw(offset, body); err != nil {
+		err = c.s.cl.appendRaw(offset, body)
+		if derr := discardPeeked(br, body); err == nil {
+			err = derr
+		}
+		if err != nil {
 			return err
 		}
+		appended = true
 		if br.Buffered() >= haHeaderLen {
 			continue // another frame is in: report after it
 		}
@@ -233,6 +244,27 @@ func (c *HAClient) receive(nc net.Conn, r *haReporter) error {
 
 // haReadBuffer is the slave's read buffer: several transfer batches.
 const haReadBuffer = 256 << 10
+
+// readBody returns the next n bytes of br: in br's own buffer when they
+// fit (Peek: appended to the commitlog from there, one copy less; the
+// caller then calls discardPeeked), else read into *spare, grown to n.
+func readBody(br *bufio.Reader, n int, spare *[]byte) ([]byte, error) {
+	if n <= br.Size() {
+		return br.Peek(n)
+	}
+	*spare = growTo(*spare, n)
+	_, err := io.ReadFull(br, *spare)
+	return *spare, err
+}
+
+// discardPeeked drops body from br when readBody peeked it.
+func discardPeeked(br *bufio.Reader, body []byte) error {
+	if len(body) <= br.Size() {
+		_, err := br.Discard(len(body))
+		return err
+	}
+	return nil
+}
 
 // growTo returns b resized to n bytes, reallocated only when too small.
 func growTo(b []byte, n int) []byte {
