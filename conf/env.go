@@ -255,10 +255,11 @@ func (e Env) boolProp(name string, def bool) bool {
 	return parseJavaBoolean(s)
 }
 
-// tlsEnabled is how BrokerStartup sets NettyClientConfig.useTLS:
+// TLSEnabled is how BrokerStartup sets NettyClientConfig.useTLS:
 // -Dtls.enable when given, else whether -Dtls.server.mode is "enforcing"
-// (TlsMode.parse defaults to permissive).
-func (e Env) tlsEnabled() bool {
+// (TlsMode.parse defaults to permissive). The controller's Raft peers
+// dial with TLS by the same rule.
+func (e Env) TLSEnabled() bool {
 	if s, ok := e.SysProps[sysPropTLSEnable]; ok {
 		return parseJavaBoolean(s)
 	}

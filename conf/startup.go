@@ -72,7 +72,7 @@ func DefaultBrokerConfigs(env Env) *BrokerConfigs {
 		b.Broker.applyJavaFiveDefaults()
 	}
 	b.NettyServer.ListenPort = 10911
-	b.NettyClient.UseTLS = env.tlsEnabled()
+	b.NettyClient.UseTLS = env.TLSEnabled()
 	b.Store.HaListenPort = b.NettyServer.ListenPort + 1
 	return b
 }

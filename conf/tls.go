@@ -35,7 +35,7 @@ const (
 // from JVM system properties, then overridden by the keys of
 // tls.config.file, as TlsHelper.buildSslContext reads them. Whether the
 // broker's outbound connections use TLS at all is
-// NettyClientConfig.UseTLS (tls.enable, see Env.tlsEnabled).
+// NettyClientConfig.UseTLS (tls.enable, see Env.TLSEnabled).
 type TLSConfig struct {
 	// Mode is tls.server.mode read as TlsMode.parse does: TLSModeDisabled,
 	// TLSModeEnforcing, or TLSModePermissive for anything else (the

@@ -76,7 +76,9 @@ func (s configSource) Update(props map[string]string) error {
 // the Options of OptionsFromConfig, netty's listenPort set to the member's
 // port as DLedger sets it, GET/UPDATE_CONTROLLER_CONFIG over cc and netty
 // (and file's other keys) persisted to configStorePath, TLS as the
-// server's.
+// server's, and the Raft peers and the brokers notified dialled over TLS
+// when tls.enable (unset: tls.server.mode=enforcing) says a client should
+// be.
 func Launch(cc *conf.ControllerConfig, jc *conf.JraftConfig, netty *conf.NettyServerConfig, file *conf.Properties,
 	tlsCfg conf.TLSConfig, env conf.Env, log *zap.Logger) (*Controller, error) {
 	o, err := OptionsFromConfig(cc, jc, netty.BindAddress, env)
@@ -87,6 +89,9 @@ func Launch(cc *conf.ControllerConfig, jc *conf.JraftConfig, netty *conf.NettySe
 	o.Config = Configuration(conf.NewSortedConfiguration(cc.ConfigStorePath, file, cc, netty))
 	o.Logger = log
 	if o.TLSMode, o.TLSConfig, err = tlsconf.ForServer(tlsCfg, log); err != nil {
+		return nil, err
+	}
+	if o.ClientTLSConfig, err = tlsconf.ForClient(tlsCfg, env.TLSEnabled(), log); err != nil {
 		return nil, err
 	}
 	c, err := New(o)

@@ -70,9 +70,9 @@ func New(opts Options) (*Controller, error) {
 	self := opts.Members[opts.Self]
 	var err error
 	if opts.JRaft {
-		c.stream, err = ownStream(listenAddrFor(opts.ListenAddr, self.RaftAddr), self.RaftAddr)
+		c.stream, err = ownStream(listenAddrFor(opts.ListenAddr, self.RaftAddr), self.RaftAddr, ownStreamTLS(&opts))
 	} else {
-		c.stream, err = sharedStream(self.RaftAddr)
+		c.stream, err = sharedStream(self.RaftAddr, opts.ClientTLSConfig)
 	}
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func New(opts Options) (*Controller, error) {
 		so.Diversions = []remoting.Diversion{{Head: raftHead, Take: c.stream.take}}
 	}
 	c.server = remoting.NewServer(so)
-	c.client = remoting.NewClient(remoting.ClientOptions{Logger: opts.Logger})
+	c.client = remoting.NewClient(remoting.ClientOptions{Logger: opts.Logger, TLSConfig: opts.ClientTLSConfig})
 	return c, nil
 }
 

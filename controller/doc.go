@@ -14,7 +14,11 @@
 // the state-changing and state-reading requests, one at a time, each
 // answered after its events commit; every member keeps its own heartbeat
 // table, since brokers heartbeat to all of them. The Raft peers share the
-// controller's port, as DLedger's do. A group of Java controllers cannot
+// controller's port, as DLedger's do, and speak TLS to it when the client
+// side should (tls.enable; unset, tls.server.mode=enforcing), as DLedger's
+// remoting does; an enforcing port refuses a plaintext peer (raft.go).
+// With jRaft keys the Raft listener of its own serves TLS only in
+// enforcing mode, plaintext otherwise. A group of Java controllers cannot
 // take an rmqgo member (their consensus is DLedger's): a group is all Java
 // or all rmqgo.
 //
@@ -27,7 +31,7 @@
 //	state.go            the replicated tables (ReplicasInfoManager's) and how events change them
 //	events.go           the events and the Raft log entry that carries them
 //	snapshot.go         the Raft state machine and its snapshots
-//	raft.go             the Raft member: store, transport on the shared port, logging
+//	raft.go             the Raft member: store, transport on the shared port (plaintext or TLS), logging
 //	answer.go           a request's answer before its commit; reading headers as Java does
 //	liveness.go         inactive brokers, the inactive-master scan, elections the controller starts, notifications
 //

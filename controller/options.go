@@ -41,10 +41,17 @@ type Options struct {
 	Config ConfigSource
 
 	ThreadPoolNums, QueueCapacity int
-	TLSMode                       remoting.TLSMode
-	TLSConfig                     *tls.Config
-	Logger                        *zap.Logger
-	Now                           func() time.Time
+	// TLSMode and TLSConfig are the controller port's (tlsconf.ForServer).
+	TLSMode   remoting.TLSMode
+	TLSConfig *tls.Config
+	// ClientTLSConfig, when set, makes this member dial its Raft peers and
+	// the brokers it notifies over TLS (tlsconf.ForClient; Launch sets it
+	// by tls.enable's rule, as the broker's client). With JRaft the Raft
+	// dials use it only when TLSMode is enforcing, the one mode whose own
+	// Raft listener serves TLS.
+	ClientTLSConfig *tls.Config
+	Logger          *zap.Logger
+	Now             func() time.Time
 }
 
 // ConfigSource is the controller's configuration as Java's Configuration

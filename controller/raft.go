@@ -14,10 +14,19 @@ package controller
 //
 // The peers reach each other on the controller's own port, as DLedger's
 // do: a Raft connection opens with raftHead and the remoting server hands
-// it over (remoting.Diversion). With controllerType jRaft the Raft address
-// is jRaftServerId's, a listener of its own.
+// it over (remoting.Diversion). A member with Options.ClientTLSConfig (by
+// tls.enable's rule, as DLedger's peers follow the global TLS settings)
+// dials its peers over TLS and writes raftHead inside it; the port finds
+// the head in the decrypted bytes, so TLS peers reach a permissive or
+// enforcing port, plaintext ones a disabled or permissive port (an
+// enforcing port closes a plaintext connection before looking at it).
+// With controllerType jRaft the Raft address is jRaftServerId's, a
+// listener of its own, which serves TLS in enforcing mode (with the
+// controller port's TLS config, its peers dialling with ClientTLSConfig)
+// and plaintext in the other modes.
 
 import (
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -30,6 +39,8 @@ import (
 	"github.com/hashicorp/raft"
 	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
 	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/remoting"
 )
 
 // raftHead opens every Raft connection to a shared port.
@@ -142,26 +153,42 @@ func (s zapSink) Accept(_ string, level hclog.Level, msg string, args ...any) {
 // streamLayer is raft.StreamLayer over connections handed over by the
 // remoting server (shared) or accepted by a listener of its own.
 type streamLayer struct {
-	addr   net.Addr
-	shared bool
-	conns  chan net.Conn
-	ln     net.Listener // own listener, when not shared
-	done   chan struct{}
-	once   sync.Once
+	addr    net.Addr
+	shared  bool
+	dialTLS *tls.Config // nil: the peers are dialled in plaintext
+	conns   chan net.Conn
+	ln      net.Listener // own listener, when not shared
+	done    chan struct{}
+	once    sync.Once
 }
 
 // sharedStream receives the connections a remoting server diverts to it
-// (take); addr is this member's advertised Raft address.
-func sharedStream(addr string) (*streamLayer, error) {
+// (take); addr is this member's advertised Raft address. It dials its
+// peers over TLS with dialTLS, when set.
+func sharedStream(addr string, dialTLS *tls.Config) (*streamLayer, error) {
 	a, err := net.ResolveTCPAddr("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("controller: raft address %q: %w", addr, err)
 	}
-	return &streamLayer{addr: a, shared: true, conns: make(chan net.Conn), done: make(chan struct{})}, nil
+	return &streamLayer{addr: a, shared: true, dialTLS: dialTLS, conns: make(chan net.Conn), done: make(chan struct{})}, nil
+}
+
+// ownTLS is the TLS of a listener of its own: the config it serves with
+// and the one its peers are dialled with; nil serve: plaintext both ways.
+type ownTLS struct{ serve, dial *tls.Config }
+
+// ownStreamTLS is a jRaft-keyed member's Raft TLS: the controller port's
+// config when its mode is enforcing, otherwise none (a listener of its
+// own does not tell TLS from plaintext as the port does).
+func ownStreamTLS(o *Options) ownTLS {
+	if o.TLSMode != remoting.TLSEnforcing || o.TLSConfig == nil {
+		return ownTLS{}
+	}
+	return ownTLS{serve: o.TLSConfig, dial: o.ClientTLSConfig}
 }
 
 // ownStream listens on listen and advertises addr.
-func ownStream(listen, addr string) (*streamLayer, error) {
+func ownStream(listen, addr string, t ownTLS) (*streamLayer, error) {
 	a, err := net.ResolveTCPAddr("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("controller: raft address %q: %w", addr, err)
@@ -170,7 +197,11 @@ func ownStream(listen, addr string) (*streamLayer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("controller: raft listener: %w", err)
 	}
-	return &streamLayer{addr: a, ln: ln, done: make(chan struct{})}, nil
+	var dial *tls.Config
+	if t.serve != nil {
+		ln, dial = tls.NewListener(ln, t.serve), t.dial
+	}
+	return &streamLayer{addr: a, ln: ln, dialTLS: dial, done: make(chan struct{})}, nil
 }
 
 // take is the remoting.Diversion target: the head is read off, the rest is
@@ -215,17 +246,30 @@ func (s *streamLayer) Close() error {
 // Addr implements net.Listener.
 func (s *streamLayer) Addr() net.Addr { return s.addr }
 
-// Dial implements raft.StreamLayer: to a shared port, the head first.
+// Dial implements raft.StreamLayer: over TLS with dialTLS, as the
+// remoting client does (no host name checked; tlsconf.Client), and to a
+// shared port with the head first (inside TLS), all within timeout.
 func (s *streamLayer) Dial(address raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
 	conn, err := net.DialTimeout("tcp", string(address), timeout)
-	if err != nil || !s.shared {
+	if err != nil || (s.dialTLS == nil && !s.shared) {
 		return conn, err
 	}
-	_ = conn.SetWriteDeadline(time.Now().Add(timeout))
-	if _, err := conn.Write([]byte(raftHead)); err != nil {
-		_ = conn.Close()
-		return nil, err
+	raw := conn
+	_ = raw.SetDeadline(time.Now().Add(timeout))
+	if s.dialTLS != nil {
+		tc := tls.Client(raw, s.dialTLS)
+		if err := tc.Handshake(); err != nil {
+			_ = raw.Close()
+			return nil, fmt.Errorf("controller: raft TLS handshake with %s: %w", address, err)
+		}
+		conn = tc
 	}
-	_ = conn.SetWriteDeadline(time.Time{})
+	if s.shared {
+		if _, err := conn.Write([]byte(raftHead)); err != nil {
+			_ = raw.Close()
+			return nil, err
+		}
+	}
+	_ = raw.SetDeadline(time.Time{})
 	return conn, nil
 }

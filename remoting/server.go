@@ -59,9 +59,9 @@ type ServerOptions struct {
 	// server (server_http2.go). For TLS ones, TLSConfig must offer ALPN
 	// "h2".
 	HTTP2 func(net.Conn)
-	// Diversions hand the plaintext connections that open with another
-	// protocol's head elsewhere: the controller's Raft peers share its
-	// port (server_http2.go).
+	// Diversions hand the connections that open with another protocol's
+	// head, in plaintext or inside TLS, elsewhere: the controller's Raft
+	// peers share its port (server_http2.go).
 	Diversions []Diversion
 }
 

@@ -18,13 +18,24 @@ package remoting
 // are in.
 //
 // A Diversion works the same way for a head of its own: the controller's
-// Raft peers open with "RAFT" (1,380,009,556 as a frame length).
+// Raft peers open with "RAFT" (1,380,009,556 as a frame length). It is
+// looked for in plaintext connections (except in enforcing mode, which
+// closes them first) and, in permissive and enforcing modes, in the first
+// bytes a TLS connection carries after its handshake: a Raft peer that
+// speaks TLS writes its head inside TLS, and the Diversion is given the
+// *tls.Conn (replaying what was read of it). That sniff, rather than an
+// ALPN protocol id of its own, keeps one rule for both kinds of
+// connection and needs nothing of the server's TLS config, which
+// internal/tlsconf builds and reloads without knowing of Diversions; its
+// cost is a server with Diversions reading a TLS connection's first bytes
+// before it decodes frames, which it does next anyway.
 //
 // Difference from Java: Java forwards the HTTP/2 bytes to
 // 127.0.0.1:grpcServerPort over a socket of its own; here the connection
 // goes to the gRPC server in process, with the client's own address.
 
 import (
+	"bufio"
 	"bytes"
 	"net"
 	"os"
@@ -41,8 +52,9 @@ const http2PrefaceHead = "PRI "
 // alpnHTTP2 is the ALPN protocol id of HTTP/2 over TLS.
 const alpnHTTP2 = "h2"
 
-// Diversion hands the plaintext connections that open with Head to Take,
-// as a net.Conn that replays what was read of them: a protocol sharing a
+// Diversion hands the connections that open with Head (plaintext, or
+// decrypted after a TLS handshake) to Take, on a goroutine of its own, as
+// a net.Conn that replays what was read of them: a protocol sharing a
 // remoting port, as DLedger's peer protocol shares the controller's. Head
 // must not open a remoting frame: its first byte must be above 0x01 (a
 // frame's length is under 16 MiB), and not 0x16 (TLS) or 'P' (HTTP/2 and
@@ -56,19 +68,43 @@ type Diversion struct {
 // a Diversion), or that it may yet go somewhere (wait: fewer bytes are in
 // than a head that matches so far).
 func (s *Server) sniffDiversion(c gnet.Conn) (to func(net.Conn), wait bool) {
-	first, err := c.Peek(1)
-	if err != nil {
-		return nil, false
-	}
 	heads := s.opts.Diversions
 	if s.opts.HTTP2 != nil {
 		heads = append([]Diversion{{Head: http2PrefaceHead, Take: s.opts.HTTP2}}, heads...)
+	}
+	return matchHead(heads, c.Peek)
+}
+
+// sniffTLSDiversion reports the Diversion whose head opens a TLS
+// connection's decrypted bytes, or nil. It reads through r, which keeps
+// what it read for the frames or the Diversion; it returns at once on a
+// server without Diversions, and otherwise waits for the client's first
+// bytes (IdleTimeout and Close still end the wait). HTTP/2 over TLS is
+// told by ALPN, not here.
+func (s *Server) sniffTLSDiversion(r *bufio.Reader) func(net.Conn) {
+	if len(s.opts.Diversions) == 0 {
+		return nil
+	}
+	to, _ := matchHead(s.opts.Diversions, r.Peek)
+	return to
+}
+
+// matchHead is the head of heads that a connection's first bytes, as
+// peek gives them, open with (to), or wait when a head matches so far and
+// peek has fewer bytes than it (peek fails when it cannot give n bytes).
+func matchHead(heads []Diversion, peek func(n int) ([]byte, error)) (to func(net.Conn), wait bool) {
+	if len(heads) == 0 {
+		return nil, false
+	}
+	first, err := peek(1)
+	if err != nil {
+		return nil, false
 	}
 	for _, d := range heads {
 		if first[0] != d.Head[0] {
 			continue
 		}
-		head, err := c.Peek(len(d.Head))
+		head, err := peek(len(d.Head))
 		if err != nil {
 			return nil, true
 		}

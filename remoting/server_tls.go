@@ -133,7 +133,9 @@ func (s *Server) takeTLS(c gnet.Conn, sc *serverConn) gnet.Action {
 }
 
 // serveTLS runs the handshake on the duplicated socket, then reads the
-// connection's frames until it fails or is closed.
+// connection's frames until it fails or is closed. A connection whose
+// handshake chose ALPN "h2" goes to HTTP2, one whose first decrypted
+// bytes are a Diversion's head to that Diversion (server_http2.go).
 func (s *Server) serveTLS(fd int, hello []byte, ch *Channel) {
 	defer s.tls.wg.Done()
 	c, err := s.acceptTLS(fd, hello, ch)
@@ -148,14 +150,22 @@ func (s *Server) serveTLS(fd int, hello []byte, ch *Channel) {
 		s.opts.HTTP2(withRemote(c.tc, ch))
 		return
 	}
+	s.trackOpen(&c.activity, c)
+	r := bufio.NewReaderSize(activeReader{r: c.tc, s: s, a: &c.activity}, tlsReadBuffer)
+	if to := s.sniffTLSDiversion(r); to != nil {
+		s.trackClose(c)
+		s.tls.untrack(c)
+		s.closed(ch, nil)
+		head, _ := r.Peek(r.Buffered())
+		go to(withRemote(&replayConn{Conn: c.tc, head: bytes.Clone(head)}, ch))
+		return
+	}
 	s.tls.wg.Add(1)
 	go func() {
 		defer s.tls.wg.Done()
 		c.w.run()
 	}()
-	s.trackOpen(&c.activity, c)
-	err = readFrames(bufio.NewReaderSize(activeReader{r: c.tc, s: s, a: &c.activity}, tlsReadBuffer),
-		s.opts.MaxFrame, ch, s.holdingRoute(c.w, stallingRoute(ch, s.route)))
+	err = readFrames(r, s.opts.MaxFrame, ch, s.holdingRoute(c.w, stallingRoute(ch, s.route)))
 	_ = c.raw.Close()
 	c.w.drop()
 	s.tls.untrack(c)
