@@ -8,14 +8,16 @@
 #          the static binaries, docker-entrypoint.sh    mqshutdown, mqadmin linked into
 #          (line 5: mqproxy, and rmqgo-proxy a link     /usr/local/bin
 #          to rmqgo-broker, which runs the proxy
-#          when started by that name)
+#          when started by that name; mqcontroller
+#          and rmqgo-controller)
 #     conf/ the release's conf files                  the same
 #   ROCKETMQ_HOME, WORKDIR $ROCKETMQ_HOME/bin         the same
 #   user rocketmq 3000:3000, HOME /home/rocketmq     the same
 #   /home/rocketmq/{logs,store}                       the same, and /etc/rocketmq/
 #   /opt/rocketmq-<ver>/conf/ (a mount point)
 #   ENTRYPOINT docker-entrypoint.sh: nameserver,      no ENTRYPOINT
-#     broker, NODE_ROLE, else exec "$@"
+#     broker, controller (line 5), NODE_ROLE,
+#     else exec "$@"
 #   EXPOSE 9876 10909 10911 10912                     the same
 #
 # Build arguments: LAYOUT, ROCKETMQ_VERSION (the image replaced: 4.8.0,
@@ -35,7 +37,7 @@ FROM ${BUILDER} AS build
 WORKDIR /src
 COPY . .
 ENV CGO_ENABLED=0
-RUN mkdir -p /out && for b in rmqgo-namesrv rmqgo-broker rmqadmin rmqbench rmqstore; do \
+RUN mkdir -p /out && for b in rmqgo-namesrv rmqgo-broker rmqgo-controller rmqadmin rmqbench rmqstore; do \
       go build -trimpath -ldflags "-s -w" -o /out/$b ./cmd/$b || exit 1; \
     done
 
@@ -48,7 +50,7 @@ ARG LAYOUT
 ENV ROCKETMQ_VERSION=${ROCKETMQ_VERSION} \
     ROCKETMQ_HOME=/home/rocketmq/rocketmq-${ROCKETMQ_VERSION}
 COPY --chown=3000:3000 --from=binaries /out/ ${ROCKETMQ_HOME}/bin/
-COPY --chown=3000:3000 bin/mqnamesrv bin/mqbroker bin/mqproxy bin/mqshutdown bin/mqadmin bin/rmqgo-exec.sh distribution/image/docker-entrypoint.sh ${ROCKETMQ_HOME}/bin/
+COPY --chown=3000:3000 bin/mqnamesrv bin/mqbroker bin/mqproxy bin/mqcontroller bin/mqshutdown bin/mqadmin bin/rmqgo-exec.sh distribution/image/docker-entrypoint.sh ${ROCKETMQ_HOME}/bin/
 COPY --chown=3000:3000 distribution/conf/ ${ROCKETMQ_HOME}/conf/
 COPY --chown=3000:3000 distribution/conf-${LINE}/ ${ROCKETMQ_HOME}/conf/
 COPY distribution/image/ /tmp/image/

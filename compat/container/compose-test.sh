@@ -20,6 +20,9 @@
 # `podman-compose down`. podman-compose runs plain podman, so the runtime,
 # cgroup manager and ulimits this machine needs come from a containers.conf
 # of the test's own (CONTAINERS_CONF). The default ports must be free.
+# Last, the entrypoint's controller role: localhost/rmqgo:5.3.3 started with
+# `controller` (sh mqcontroller on its defaults, one DLedger peer n0 on
+# 9878) boots its controller, and localhost/rmqgo:4.9.8 refuses the role.
 
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -118,3 +121,25 @@ mkdir -p "$d/data/namesrv" "$d/data/broker"
   echo '{"rocketMQClusterName": "DefaultCluster"}' > proxy/conf/rmq-proxy.json)
 PROXY_SERVICE=proxy
 up apache-5.3.3.yml namesrv broker data/broker/logs data/broker/store dashboard rmqdashboard localhost/rmqgo-console:2.1.0 8082 "RocketMQ Dashboard"
+
+# controller_check: the 5.x image's controller role boots a controller;
+# the 4.x image has none and says so.
+controller_check() {
+  TEST="compose-test (controller role)"
+  podman rm -f rmqcontroller >/dev/null 2>&1 || true
+  podman run -d --name rmqcontroller localhost/rmqgo:5.3.3 controller > "$WORK/ctl.out" 2>&1 ||
+    fail "podman run localhost/rmqgo:5.3.3 controller: $(cat "$WORK/ctl.out")"
+  i=0
+  until podman logs rmqcontroller 2>&1 | grep -q "The Controller Server boot success"; do
+    i=$((i + 1))
+    [ $i -gt 150 ] && fail "no boot line from the controller: $(podman logs rmqcontroller 2>&1 | tail -5)"
+    sleep 0.2
+  done
+  podman rm -f rmqcontroller >/dev/null 2>&1
+  if podman run --rm localhost/rmqgo:4.9.8 controller > "$WORK/ctl4.out" 2>&1; then
+    fail "localhost/rmqgo:4.9.8 ran a controller"
+  fi
+  grep -q "a 4.x image has no controller" "$WORK/ctl4.out" || fail "4.9.8's controller role: $(cat "$WORK/ctl4.out")"
+  echo "compose-test: the controller role: localhost/rmqgo:5.3.3 boots its controller, localhost/rmqgo:4.9.8 has none"
+}
+controller_check

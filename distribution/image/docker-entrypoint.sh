@@ -1,10 +1,11 @@
 #!/bin/sh
 # The entrypoint of the apache/rocketmq layout (the apache/rocketmq images'
-# docker-entrypoint.sh does the same): the first argument "nameserver" or
-# "broker", or NODE_ROLE set to one of them, starts that server with the
-# other arguments; anything else runs as given, so a compose file's
-# `command: sh mqnamesrv` or `sh mqbroker -c ...` works unchanged. exec, so
-# that docker stop's SIGTERM reaches the server.
+# docker-entrypoint.sh does the same): the first argument "nameserver",
+# "broker" or "controller" (5.x images), or NODE_ROLE set to one of them,
+# starts that server with the other arguments; anything else runs as
+# given, so a compose file's `command: sh mqnamesrv`, `sh mqbroker -c ...`
+# or `sh mqcontroller -c ...` works unchanged. exec, so that docker stop's
+# SIGTERM reaches the server.
 role=${NODE_ROLE:-}
 case ${1:-} in
   nameserver|broker|controller) role=$1; shift ;;
@@ -12,6 +13,8 @@ esac
 case $role in
   nameserver) exec ./mqnamesrv "$@" ;;
   broker) exec ./mqbroker "$@" ;;
-  controller) echo "docker-entrypoint: rmqgo has no controller (mqcontroller)" >&2; exit 1 ;;
+  controller)
+    [ -x ./mqcontroller ] || { echo "docker-entrypoint: a 4.x image has no controller (mqcontroller)" >&2; exit 1; }
+    exec ./mqcontroller "$@" ;;
 esac
 exec "$@"

@@ -7,7 +7,8 @@
 # both: the user rocketmq (uid and gid 3000, HOME /home/rocketmq) written
 # into /etc/passwd and /etc/group, /home/rocketmq/{logs,store} owned by it,
 # ROCKETMQ_HOME's bin/rmqgo-line (the broker's line), line 5's
-# bin/rmqgo-proxy (a link to rmqgo-broker) or line 4's mqproxy removed; the Dockerfile copied
+# bin/rmqgo-proxy (a link to rmqgo-broker) or line 4's mqproxy, mqcontroller
+# and rmqgo-controller removed (4.x has neither); the Dockerfile copied
 # ROCKETMQ_HOME's files as 3000:3000 already (a chown here would copy them
 # into another layer);
 # apache: /opt/rocketmq-$ROCKETMQ_VERSION/conf/, where the compose templates
@@ -24,11 +25,12 @@ grep -q '^rocketmq:' /etc/passwd 2>/dev/null || echo 'rocketmq:x:3000:3000::/hom
 mkdir -p /home/rocketmq/logs /home/rocketmq/store
 echo "$LINE" > "$ROCKETMQ_HOME/bin/rmqgo-line"
 # 5.x images have the stand-alone proxy (sh mqproxy): rmqgo-broker started
-# as rmqgo-proxy; 4.x ones have no mqproxy, as Apache's have none.
+# as rmqgo-proxy, and the controller (sh mqcontroller); 4.x ones have
+# neither, as Apache's have none.
 if [ "$LINE" = 5 ]; then
   ln -s rmqgo-broker "$ROCKETMQ_HOME/bin/rmqgo-proxy"
 else
-  rm -f "$ROCKETMQ_HOME/bin/mqproxy"
+  rm -f "$ROCKETMQ_HOME/bin/mqproxy" "$ROCKETMQ_HOME/bin/mqcontroller" "$ROCKETMQ_HOME/bin/rmqgo-controller"
 fi
 case $LAYOUT in
   apache)
