@@ -1,7 +1,8 @@
 # Functions shared by the benchmark scripts (bench/broker-bench.sh,
 # floor-bench.sh, ha-bench.sh, backlog-bench.sh, scale-bench.sh; POSIX sh,
 # sourced, not run): log, die, bench_traps, bench_dirs, bench_outputs,
-# servers, servers_stop, label. Before sourcing, a script sets HERE (its
+# servers, servers_stop, label, and for the replication benchmarks
+# (ha-bench.sh, controller-bench.sh) sync_produce and sync_measure. Before sourcing, a script sets HERE (its
 # folder, bench/), ROOT (the repository) and BENCH_NAME (its log prefix);
 # it defines cleanup and calls bench_traps.
 # shellcheck disable=SC2034 # RESULTS, SERVERS_UP: set here for the script
@@ -61,4 +62,20 @@ label() {
   prefix=""
   for kv in "$@"; do prefix="$prefix\"${kv%%=*}\":\"${kv#*=}\","; done
   sed -n "s/^{/{$prefix/p"
+}
+
+# sync_produce SECS FILE: SECS of rmqbench produce to the cluster of
+# NAMESRV_ADDR, THREADS synchronous senders of BODY-byte bodies on TOPIC,
+# its output in FILE.
+sync_produce() {
+  "$RMQBENCH_BIN" produce -n "$NAMESRV_ADDR" -t "$TOPIC" -s "$BODY" -w "$THREADS" -d "${1}s" -progress 0 >"$2" 2>&1
+}
+
+# sync_measure IMPL PHASE: PHASE_SECS of sync_produce, its figures shown and
+# its result line labelled pair=IMPL phase=PHASE in RESULTS.
+sync_measure() {
+  log "[$1] $2: ${PHASE_SECS}s of rmqbench produce, $THREADS senders, ${BODY}-byte bodies"
+  sync_produce "$PHASE_SECS" "$OUT_DIR/$1-$2.out" || { tail -5 "$OUT_DIR/$1-$2.out" >&2; return 1; }
+  sed -n 's/^/  /; /produce: sent/p; /response/p' "$OUT_DIR/$1-$2.out" >&2
+  label pair="$1" phase="$2" <"$OUT_DIR/$1-$2.out" >>"$RESULTS"
 }

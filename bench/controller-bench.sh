@@ -50,19 +50,6 @@ bench_traps
 # suite ARGS...: compat/controller-suite.sh on RUN_DIR.
 suite() { sh "$ROOT/compat/controller-suite.sh" "$@" 2>>"$OUT_DIR/servers.log"; }
 
-# produce SECS FILE: rmqbench produce to the pair's master.
-produce() {
-  "$RMQBENCH_BIN" produce -n "$NAMESRV_ADDR" -t "$TOPIC" -s "$BODY" -w "$THREADS" -d "${1}s" -progress 0 >"$2" 2>&1
-}
-
-# measure IMPL PHASE: PHASE_SECS of sends, its result line labelled.
-measure() {
-  log "[$1] $2: ${PHASE_SECS}s of rmqbench produce, $THREADS senders, ${BODY}-byte bodies"
-  produce "$PHASE_SECS" "$OUT_DIR/$1-$2.out" || { tail -5 "$OUT_DIR/$1-$2.out" >&2; return 1; }
-  sed -n 's/^/  /; /produce: sent/p; /response/p' "$OUT_DIR/$1-$2.out" >&2
-  label pair="$1" phase="$2" <"$OUT_DIR/$1-$2.out" >>"$RESULTS"
-}
-
 # sync_state_set_size: how many replicas the controller has in sync.
 sync_state_set_size() {
   RMQ_LINE=5 sh "$ROOT/compat/mqadmin.sh" getSyncStateSet -a "$CONTROLLER_ADDR" -b broker-a 2>/dev/null |
@@ -97,15 +84,15 @@ bench() {
   . "$RUN_DIR/env.sh"
   await_sync_state_set 2 || return 1
   log "[$impl] warming up: ${WARMUP_SECS}s of rmqbench produce, not measured"
-  produce "$WARMUP_SECS" "$OUT_DIR/$impl-warmup.out" || log "[$impl] the warm-up producer failed (see $OUT_DIR/$impl-warmup.out)"
+  sync_produce "$WARMUP_SECS" "$OUT_DIR/$impl-warmup.out" || log "[$impl] the warm-up producer failed (see $OUT_DIR/$impl-warmup.out)"
   await_sync_state_set 2 || return 1
-  measure "$impl" sync-slave || return 1
+  sync_measure "$impl" sync-slave || return 1
   master=$(master_index)
   slave=$((3 - master))
   log "[$impl] stopping the slave (broker-$slave); waiting for a SyncStateSet of the master alone"
   suite stop-broker "$slave" || return 1
   await_sync_state_set 1 || return 1
-  measure "$impl" async-alone || return 1
+  sync_measure "$impl" async-alone || return 1
   suite stop
   SERVERS_UP=0
 }

@@ -55,24 +55,11 @@ prepare() {
   bench_outputs
 }
 
-# produce SECS FILE: rmqbench produce to the pair's master.
-produce() {
-  "$RMQBENCH_BIN" produce -n "$NAMESRV_ADDR" -t "$TOPIC" -s "$BODY" -w "$THREADS" -d "${1}s" -progress 0 >"$2" 2>&1
-}
-
-# measure IMPL PHASE: PHASE_SECS of sends, its result line labelled.
-measure() {
-  log "[$1] $2: ${PHASE_SECS}s of rmqbench produce, $THREADS senders, ${BODY}-byte bodies"
-  produce "$PHASE_SECS" "$OUT_DIR/$1-$2.out" || { tail -5 "$OUT_DIR/$1-$2.out" >&2; return 1; }
-  sed -n 's/^/  /; /produce: sent/p; /response/p' "$OUT_DIR/$1-$2.out" >&2
-  label pair="$1" phase="$2" <"$OUT_DIR/$1-$2.out" >>"$RESULTS"
-}
-
 # warmup IMPL WHAT: WARMUP_SECS of sends (not measured), then until the
 # slave has everything.
 warmup() {
   log "[$1] warming up ($2): ${WARMUP_SECS}s of rmqbench produce, not measured"
-  produce "$WARMUP_SECS" "$OUT_DIR/$1-warmup-$2.out" || log "[$1] the warm-up producer failed (see $OUT_DIR/$1-warmup-$2.out)"
+  sync_produce "$WARMUP_SECS" "$OUT_DIR/$1-warmup-$2.out" || log "[$1] the warm-up producer failed (see $OUT_DIR/$1-warmup-$2.out)"
   "$RMQBENCH_BIN" catchup -master "$BROKER_ADDR" -slave "$SLAVE_ADDR" -timeout 120s >"$OUT_DIR/$1-sync-$2.out" 2>&1 ||
     { cat "$OUT_DIR/$1-sync-$2.out" >&2; return 1; }
 }
@@ -114,12 +101,12 @@ bench() {
   . "$RUN_DIR/env.sh"
   warmup "$impl" async || return 1
   servers stop-broker a-slave || return 1
-  measure "$impl" async-alone || return 1
+  sync_measure "$impl" async-alone || return 1
   catchup "$impl" || return 1
-  measure "$impl" async-slave || return 1
+  sync_measure "$impl" async-slave || return 1
   to_sync_master || return 1
   warmup "$impl" sync || return 1
-  measure "$impl" sync-slave || return 1
+  sync_measure "$impl" sync-slave || return 1
   servers_stop
 }
 
