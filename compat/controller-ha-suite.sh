@@ -81,17 +81,14 @@ CONTROLLER_JAVA_FLAGS=${CONTROLLER_JAVA_FLAGS---add-opens=java.base/java.lang=AL
 REF_SERVERS_LIB=1
 # shellcheck source=/dev/null
 . "$COMPAT_DIR/ref-servers.sh"
+# broker_count, the conf writers and spawns it shares with controller-suite.sh.
+# shellcheck source=compat/controller-lib.sh
+. "$COMPAT_DIR/controller-lib.sh"
 log() { echo "controller-ha: $*" >&2; }
 die() { log "$*"; exit 2; }
 # shellcheck disable=SC2034 # read by ref-servers.sh's functions
 LINE=5
 line_vars
-
-broker_count() {
-  # shellcheck disable=SC2086
-  set -- $CONTROLLER_BROKERS
-  echo $#
-}
 
 check_impls_ha() {
   [ "$(id -u)" = 0 ] || die "needs root (network namespaces, iptables)"
@@ -106,15 +103,7 @@ check_impls_ha() {
     go) [ -x "$RMQGO_CONTROLLER_BIN" ] || die "CONTROLLER_IMPL=go needs RMQGO_CONTROLLER_BIN (executable), not $RMQGO_CONTROLLER_BIN" ;;
     *) die "CONTROLLER_IMPL must be java or go" ;;
   esac
-  n=$(broker_count)
-  { [ "$n" -ge 2 ] && [ "$n" -le 3 ]; } || die "CONTROLLER_BROKERS needs 2 or 3 words (java|go), not '$CONTROLLER_BROKERS'"
-  for b in $CONTROLLER_BROKERS; do
-    case $b in
-      java) ;;
-      go) [ -x "$RMQGO_BROKER_BIN" ] || die "a go broker needs RMQGO_BROKER_BIN (executable), not $RMQGO_BROKER_BIN" ;;
-      *) die "CONTROLLER_BROKERS: each word java or go, not '$b'" ;;
-    esac
-  done
+  check_broker_words 2 3
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -232,81 +221,28 @@ start_namesrv_ha() {
 # controller_port I (0..2)
 controller_port() { echo $((CTL_PORT + 10 * $1)); }
 
-write_controller_conf() {
-  dir=$RUN_DIR/controller-$1
-  mkdir -p "$dir"
-  peers="n0-$NET_SUB.2:$(controller_port 0);n1-$NET_SUB.2:$(controller_port 1);n2-$NET_SUB.2:$(controller_port 2)"
-  {
-    echo "controllerDLegerGroup=group1"
-    echo "controllerDLegerPeers=$peers"
-    echo "controllerDLegerSelfId=n$1"
-    echo "controllerStorePath=$dir/DLedgerController"
-    echo "configStorePath=$dir/controller.properties"
-    echo "rocketmqHome=$ROCKETMQ_HOME_DIR"
-    if [ -n "${CONTROLLER_CONF_EXTRA:-}" ]; then printf '%s\n' "$CONTROLLER_CONF_EXTRA"; fi
-  } >"$dir/controller.conf"
+# write_ha_controller_conf I: controller I of the three (n0 n1 n2, in the
+# controllers' namespace).
+write_ha_controller_conf() {
+  write_controller_conf "$RUN_DIR/controller-$1" \
+    "n0-$NET_SUB.2:$(controller_port 0);n1-$NET_SUB.2:$(controller_port 1);n2-$NET_SUB.2:$(controller_port 2)" "n$1"
 }
 
 # spawn_controller I IMPL: in the controllers' namespace.
 spawn_controller() {
-  dir=$RUN_DIR/controller-$1
-  case $2 in
-    java)
-      # shellcheck disable=SC2086
-      spawn "$dir" ip netns exec "$NET_BR-c" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $CONTROLLER_JAVA_HEAP $CONTROLLER_JAVA_FLAGS -Duser.home="$dir" \
-        -Drmq.logback.configurationFile=rmq.controller.logback.xml \
-        -cp "$(cat "$SERVER_CP")" org.apache.rocketmq.controller.ControllerStartup -c "$dir/controller.conf"
-      ;;
-    go)
-      spawn "$dir" ip netns exec "$NET_BR-c" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" \
-        RMQGO_LINE=5 "$RMQGO_CONTROLLER_BIN" -c "$dir/controller.conf"
-      ;;
-  esac
+  spawn_controller_in "$RUN_DIR/controller-$1" "$2" ip netns exec "$NET_BR-c"
 }
 
+# write_broker_conf I PORT: broker I's, on its own address.
 write_broker_conf() {
-  dir=$RUN_DIR/broker-$1
-  mkdir -p "$dir"
-  cat >"$dir/broker.conf" <<EOF
-brokerClusterName=$CLUSTER_NAME
-brokerName=broker-a
-# Overwritten at run time: 0 as master, the controller id as slave.
-brokerId=-1
-brokerRole=SLAVE
-flushDiskType=ASYNC_FLUSH
-brokerIP1=$NET_SUB.$((10 + $1))
-listenPort=$2
-haListenPort=$(($2 + 1))
-namesrvAddr=$NET_SUB.1:$NAMESRV_PORT
-storePathRootDir=$dir/store
-storePathCommitLog=$dir/store/commitlog
-mappedFileSizeCommitLog=1048576
-enableControllerMode=true
-controllerAddr=$NET_SUB.2:$(controller_port 0);$NET_SUB.2:$(controller_port 1);$NET_SUB.2:$(controller_port 2)
-# A send is acknowledged once every member of the SyncStateSet has it.
-allAckInSyncStateSet=true
-syncBrokerMetadataPeriod=1000
-checkSyncStateSetPeriod=1000
-EOF
-  if [ -n "${BROKER_CONF_EXTRA:-}" ]; then printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"; fi
+  write_controller_broker_conf "$RUN_DIR/broker-$1" "$2" "$NET_SUB.1:$NAMESRV_PORT" \
+    "$NET_SUB.2:$(controller_port 0);$NET_SUB.2:$(controller_port 1);$NET_SUB.2:$(controller_port 2)" \
+    "brokerIP1=$NET_SUB.$((10 + $1))"
 }
 
 # spawn_broker_ha I IMPL: in broker I's namespace.
 spawn_broker_ha() {
-  dir=$RUN_DIR/broker-$1
-  case $2 in
-    java)
-      # shellcheck disable=SC2086
-      spawn "$dir" ip netns exec "$NET_BR-b$1" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $BROKER_JAVA_HEAP $JAVA_FLAGS -Duser.home="$dir" -Drmq.logback.configurationFile=rmq.broker.logback.xml \
-        -cp "$(cat "$SERVER_CP")" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf"
-      ;;
-    go)
-      spawn "$dir" ip netns exec "$NET_BR-b$1" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir" \
-        RMQGO_LINE=5 "$RMQGO_BROKER_BIN" -c "$dir/broker.conf"
-      ;;
-  esac
+  spawn_broker_in "$RUN_DIR/broker-$1" "$2" ip netns exec "$NET_BR-b$1"
 }
 
 wait_server() {
@@ -352,7 +288,7 @@ start_ha_all() {
   start_namesrv_ha
   wait_server namesrv "The Name Server boot success" || { stop_ha_all; exit 2; }
   for c in 0 1 2; do
-    write_controller_conf $c
+    write_ha_controller_conf $c
     spawn_controller $c "$CONTROLLER_IMPL"
   done
   for c in 0 1 2; do

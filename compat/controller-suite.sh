@@ -74,17 +74,13 @@ CONTROLLER_JAVA_FLAGS=${CONTROLLER_JAVA_FLAGS---add-opens=java.base/java.lang=AL
 REF_SERVERS_LIB=1
 # shellcheck source=/dev/null
 . "$COMPAT_DIR/ref-servers.sh"
+# broker_count, the conf writers and spawns it shares with controller-ha-suite.sh.
+# shellcheck source=compat/controller-lib.sh
+. "$COMPAT_DIR/controller-lib.sh"
 log() { echo "controller-suite: $*" >&2; }
 # shellcheck disable=SC2034 # read by ref-servers.sh's functions
 LINE=5
 line_vars
-
-# broker_count: the number of words in CONTROLLER_BROKERS.
-broker_count() {
-  # shellcheck disable=SC2086
-  set -- $CONTROLLER_BROKERS
-  echo $#
-}
 
 check_controller_impls() {
   case $NAMESRV_IMPL in
@@ -98,28 +94,12 @@ check_controller_impls() {
     go-namesrv) [ -x "${RMQGO_NAMESRV_BIN:-}" ] || die "CONTROLLER_IMPL=go-namesrv needs RMQGO_NAMESRV_BIN (executable)" ;;
     *) die "CONTROLLER_IMPL must be java, go, java-namesrv or go-namesrv, not $CONTROLLER_IMPL" ;;
   esac
-  [ "$(broker_count)" -ge 2 ] || die "CONTROLLER_BROKERS needs two or more words (java|go), not '$CONTROLLER_BROKERS'"
-  for b in $CONTROLLER_BROKERS; do
-    case $b in
-      java) ;;
-      go) [ -x "${RMQGO_BROKER_BIN:-}" ] || die "a go broker needs RMQGO_BROKER_BIN (executable)" ;;
-      *) die "CONTROLLER_BROKERS: each word java or go, not '$b'" ;;
-    esac
-  done
+  check_broker_words 2 99
 }
 
 start_controller() {
   dir=$RUN_DIR/controller
-  mkdir -p "$dir"
-  {
-    echo "controllerDLegerGroup=group1"
-    echo "controllerDLegerPeers=n0-127.0.0.1:$CONTROLLER_PORT"
-    echo "controllerDLegerSelfId=n0"
-    echo "controllerStorePath=$dir/DLedgerController"
-    echo "configStorePath=$dir/controller.properties"
-    echo "rocketmqHome=$ROCKETMQ_HOME_DIR"
-    if [ -n "${CONTROLLER_CONF_EXTRA:-}" ]; then printf '%s\n' "$CONTROLLER_CONF_EXTRA"; fi
-  } >"$dir/controller.conf"
+  write_controller_conf "$dir" "n0-127.0.0.1:$CONTROLLER_PORT" n0
   case $CONTROLLER_IMPL in
     *-namesrv)
       # the controller inside a name server of its own (enableControllerInNamesrv),
@@ -145,71 +125,18 @@ start_controller() {
         env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE=5 \
         "$RMQGO_NAMESRV_BIN" -c "$dir/controller.conf"
       ;;
-    java)
-      # shellcheck disable=SC2086
-      launch controller "$dir" "The Controller Server boot success" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $CONTROLLER_JAVA_HEAP $CONTROLLER_JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
-        -Drmq.logback.configurationFile=rmq.controller.logback.xml \
-        -cp "$(cat "$SERVER_CP")" org.apache.rocketmq.controller.ControllerStartup -c "$dir/controller.conf"
-      ;;
-    go)
-      launch controller "$dir" "The Controller Server boot success" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE=5 \
-        "$RMQGO_CONTROLLER_BIN" -c "$dir/controller.conf"
+    java | go)
+      spawn_controller_in "$dir" "$CONTROLLER_IMPL"
+      wait_boot controller "$(cat "$dir/pid")" "$dir/stdout.log" "The Controller Server boot success"
       ;;
   esac
 }
 
-# write_controller_broker_conf I PORT: RUN_DIR/broker-I/broker.conf.
-write_controller_broker_conf() {
-  dir=$RUN_DIR/broker-$1
-  mkdir -p "$dir"
-  cat >"$dir/broker.conf" <<EOF
-brokerClusterName=$CLUSTER_NAME
-brokerName=broker-a
-# Overwritten at run time: 0 as master, the controller id as slave.
-brokerId=-1
-brokerRole=SLAVE
-flushDiskType=ASYNC_FLUSH
-brokerIP1=127.0.0.1
-bindAddress=127.0.0.1
-listenPort=$2
-haListenPort=$(($2 + 1))
-namesrvAddr=127.0.0.1:$NAMESRV_PORT
-storePathRootDir=$dir/store
-storePathCommitLog=$dir/store/commitlog
-mappedFileSizeCommitLog=1048576
-enableControllerMode=true
-controllerAddr=127.0.0.1:$CONTROLLER_PORT
-# A send is acknowledged once every member of the SyncStateSet has it.
-allAckInSyncStateSet=true
-syncBrokerMetadataPeriod=1000
-checkSyncStateSetPeriod=1000
-EOF
-  if [ -n "${BROKER_CONF_EXTRA:-}" ]; then
-    printf '%s\n' "$BROKER_CONF_EXTRA" >>"$dir/broker.conf"
-  fi
-}
-
-# spawn_controller_broker I IMPL: runs broker I on its broker.conf.
-spawn_controller_broker() {
-  dir=$RUN_DIR/broker-$1
-  case $2 in
-    java)
-      # shellcheck disable=SC2086
-      spawn "$dir" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $BROKER_JAVA_HEAP $JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
-        -Drmq.logback.configurationFile=rmq.broker.logback.xml \
-        -cp "$(cat "$SERVER_CP")" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf"
-      ;;
-    go)
-      spawn "$dir" \
-        env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" RMQGO_LINE=5 \
-        "$RMQGO_BROKER_BIN" -c "$dir/broker.conf"
-      ;;
-  esac
+# write_suite_broker_conf I PORT: RUN_DIR/broker-I/broker.conf, on loopback.
+write_suite_broker_conf() {
+  write_controller_broker_conf "$RUN_DIR/broker-$1" "$2" "127.0.0.1:$NAMESRV_PORT" "127.0.0.1:$CONTROLLER_PORT" \
+    "brokerIP1=127.0.0.1
+bindAddress=127.0.0.1"
 }
 
 wait_controller_broker() {
@@ -257,8 +184,8 @@ start_controller_all() {
   for impl in $CONTROLLER_BROKERS; do
     eval "port=\$BROKER_PORT_$i"
     log "broker-$i: $(impl_desc "$impl") on 127.0.0.1:$port"
-    write_controller_broker_conf $i "$port"
-    spawn_controller_broker $i "$impl"
+    write_suite_broker_conf $i "$port"
+    spawn_broker_in "$RUN_DIR/broker-$i" "$impl"
     i=$((i + 1))
   done
   i=1
@@ -327,7 +254,7 @@ start_broker_again() {
   while [ -e "$dir/stdout.log.$n" ]; do n=$((n + 1)); done
   if [ -f "$dir/stdout.log" ]; then mv "$dir/stdout.log" "$dir/stdout.log.$n"; fi
   log "broker-$idx: starting $(impl_desc "$impl") again on its store"
-  spawn_controller_broker "$idx" "$impl"
+  spawn_broker_in "$RUN_DIR/broker-$idx" "$impl"
   wait_controller_broker "$idx" || exit 1
 }
 
