@@ -1,15 +1,11 @@
 package org.rmqgo.compat;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
@@ -46,13 +41,22 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.Isolated;
+import org.rmqgo.testsupport.ControllerView;
 import org.rmqgo.testsupport.Eventually;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.rmqgo.testsupport.ControllerView.all;
+import static org.rmqgo.testsupport.ControllerView.compareCommitLogs;
+import static org.rmqgo.testsupport.ControllerView.describe;
+import static org.rmqgo.testsupport.ControllerView.epochs;
+import static org.rmqgo.testsupport.ControllerView.expectedRoute;
+import static org.rmqgo.testsupport.ControllerView.idsByAddr;
+import static org.rmqgo.testsupport.ControllerView.inSyncIds;
 
 /**
  * Controller mode (RIP-44) as a user sees it, on the servers compat/controller-suite.sh starts: one
@@ -68,7 +72,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <li>the old master started again comes back as a slave under its controller id, catches up, and
  * its commitlog (and every other slave's) equals the new master's byte for byte.</li>
  * </ol>
- * Tagged "controller": the default runs have no controller.
+ * Tagged "controller": the default runs have no controller. Run by compat/controller-suite.sh; its
+ * controller and route queries are ControllerView's (compat/testsupport/src/line5), shared with
+ * compat/ctlha's ControllerHa and compat/hatool's ControllerKill.
  */
 @Isolated
 @Execution(ExecutionMode.SAME_THREAD)
@@ -90,6 +96,8 @@ class ControllerModeTest {
     }
 
     private static DefaultMQAdminExt admin;
+    /** The controller's and the name server's view of broker-a (shared with ctlha and hatool). */
+    private static ControllerView view;
     private static String controller;
     private static List<Broker> brokers;
 
@@ -104,6 +112,7 @@ class ControllerModeTest {
     static void setUp() throws Exception {
         admin = Clients.admin();
         controller = Env.required("CONTROLLER_ADDR");
+        view = new ControllerView(admin, Env.brokerName());
         int n = Integer.parseInt(Env.required("CONTROLLER_BROKER_COUNT"));
         brokers = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
@@ -117,43 +126,9 @@ class ControllerModeTest {
     // helpers
 
     private static BrokerReplicasInfo.ReplicasInfo replicas() throws Exception {
-        BrokerReplicasInfo info = admin.getInSyncStateData(controller, List.of(Env.brokerName()));
-        BrokerReplicasInfo.ReplicasInfo r = info.getReplicasInfoTable().get(Env.brokerName());
-        assertNotNull(r, "the controller knows no " + Env.brokerName() + ": " + info.getReplicasInfoTable());
+        BrokerReplicasInfo.ReplicasInfo r = view.replicas(controller);
+        assertNotNull(r, "the controller knows no " + Env.brokerName());
         return r;
-    }
-
-    private static String describe(BrokerReplicasInfo.ReplicasInfo r) {
-        return "master " + r.getMasterBrokerId() + "@" + r.getMasterAddress() + " masterEpoch " + r.getMasterEpoch()
-            + " syncStateSetEpoch " + r.getSyncStateSetEpoch() + " inSync " + r.getInSyncReplicas() + " notInSync "
-            + r.getNotInSyncReplicas();
-    }
-
-    /** Controller id by broker address, over the in-sync and the not-in-sync replicas. */
-    private static Map<String, Long> idsByAddr(BrokerReplicasInfo.ReplicasInfo r) {
-        Map<String, Long> m = new TreeMap<>();
-        for (var rep : concat(r.getInSyncReplicas(), r.getNotInSyncReplicas())) {
-            m.put(rep.getBrokerAddress(), rep.getBrokerId());
-        }
-        return m;
-    }
-
-    private static List<BrokerReplicasInfo.ReplicaIdentity> concat(List<BrokerReplicasInfo.ReplicaIdentity> a,
-        List<BrokerReplicasInfo.ReplicaIdentity> b) {
-        List<BrokerReplicasInfo.ReplicaIdentity> all = new ArrayList<>();
-        if (a != null) {
-            all.addAll(a);
-        }
-        if (b != null) {
-            all.addAll(b);
-        }
-        return all;
-    }
-
-    private static Set<Long> inSyncIds(BrokerReplicasInfo.ReplicasInfo r) {
-        return r.getInSyncReplicas() == null ? Set.of()
-            : r.getInSyncReplicas().stream().map(BrokerReplicasInfo.ReplicaIdentity::getBrokerId)
-                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static Set<Long> allIds() {
@@ -167,25 +142,6 @@ class ControllerModeTest {
     private static Broker byAddr(String addr) {
         return brokers.stream().filter(b -> b.addr().equals(addr)).findFirst()
             .orElseThrow(() -> new AssertionError("no broker of the run at " + addr + " (" + brokers + ")"));
-    }
-
-    /** The name server's addresses of broker-a by role id (clusterList). */
-    private static Map<Long, String> routedAddrs() throws Exception {
-        var bd = admin.examineBrokerClusterInfo().getBrokerAddrTable().get(Env.brokerName());
-        assertNotNull(bd, "the name server knows no " + Env.brokerName());
-        return new TreeMap<>(bd.getBrokerAddrs());
-    }
-
-    /** Role id to address as the name server must route it: 0 for the master, the controller id for a slave. */
-    private static Map<Long, String> expectedRoute(String masterAddr, Map<String, Long> ids, Set<String> live) {
-        Map<Long, String> m = new TreeMap<>();
-        for (var e : ids.entrySet()) {
-            if (!live.contains(e.getKey())) {
-                continue;
-            }
-            m.put(e.getKey().equals(masterAddr) ? 0L : e.getValue(), e.getKey());
-        }
-        return m;
     }
 
     /** Polls check until it passes or the deadline (System.nanoTime) is reached. */
@@ -242,7 +198,7 @@ class ControllerModeTest {
                 assertEquals(allIds(), new TreeSet<>(ids.values()), "controller ids; " + describe(x));
                 assertNotNull(x.getMasterBrokerId(), "a master; " + describe(x));
                 assertEquals(ids.get(x.getMasterAddress()), x.getMasterBrokerId(), "master id and address; " + describe(x));
-                for (var rep : concat(x.getInSyncReplicas(), x.getNotInSyncReplicas())) {
+                for (var rep : all(x)) {
                     assertEquals(Boolean.TRUE, rep.getAlive(), "alive: " + rep);
                 }
                 assertEquals(allIds(), inSyncIds(x), "SyncStateSet; " + describe(x));
@@ -261,7 +217,7 @@ class ControllerModeTest {
         Set<String> live = ids.keySet();
         Map<Long, String> want = expectedRoute(r.getMasterAddress(), ids, live);
         Eventually.eventually(SETTLE, "the name server routes the master as 0 and the slaves by controller id " + want, () -> {
-            assertEquals(want, routedAddrs(), "brokerAddrs of " + Env.brokerName());
+            assertEquals(want, view.routed(), "brokerAddrs of " + Env.brokerName());
             return null;
         });
 
@@ -481,7 +437,7 @@ class ControllerModeTest {
         Map<Long, String> want = expectedRoute(newMasterAddr, ids,
             brokers.stream().map(Broker::addr).filter(a -> !a.equals(killed.addr())).collect(Collectors.toSet()));
         Eventually.eventually(SETTLE, "the name server routes the new master as 0 " + want, () -> {
-            assertEquals(want, routedAddrs(), "brokerAddrs of " + Env.brokerName());
+            assertEquals(want, view.routed(), "brokerAddrs of " + Env.brokerName());
             return null;
         });
 
@@ -548,7 +504,7 @@ class ControllerModeTest {
                 BrokerReplicasInfo.ReplicasInfo x = replicas();
                 assertEquals(newMasterId, x.getMasterBrokerId(), "master; " + describe(x));
                 assertEquals(newMasterEpoch, x.getMasterEpoch(), "masterEpoch; " + describe(x));
-                var rep = concat(x.getInSyncReplicas(), x.getNotInSyncReplicas()).stream()
+                var rep = all(x).stream()
                     .filter(i -> i.getBrokerAddress().equals(killed.addr())).findFirst().orElse(null);
                 assertNotNull(rep, "the old master among the replicas; " + describe(x));
                 assertEquals(killedId, (long) rep.getBrokerId(), "its controller id; " + describe(x));
@@ -558,7 +514,7 @@ class ControllerModeTest {
         Map<String, Long> ids = idsByAddr(r);
         want.putAll(expectedRoute(newMasterAddr, ids, ids.keySet()));
         Eventually.eventually(SETTLE, "the name server routes the old master as slave " + killedId + ": " + want, () -> {
-            assertEquals(want, routedAddrs(), "brokerAddrs of " + Env.brokerName());
+            assertEquals(want, view.routed(), "brokerAddrs of " + Env.brokerName());
             return null;
         });
 
@@ -593,55 +549,9 @@ class ControllerModeTest {
             }
             long common = Math.min(masterMax, admin.getBrokerEpochCache(b.addr()).getMaxOffset());
             assertTrue(common > 0, "something to compare");
-            compareCommitLogs(master.store().resolve("commitlog"), b.store().resolve("commitlog"), common);
+            String diff = compareCommitLogs(master.store().resolve("commitlog"), b.store().resolve("commitlog"), common);
+            assertNull(diff, diff);
             System.out.println("controller: commitlog of " + b.addr() + " equals the master's up to " + common);
         }
-    }
-
-    private static List<String> epochs(EpochEntryCache c) {
-        return c.getEpochList().stream().map(e -> e.getEpoch() + "@" + e.getStartOffset()).collect(Collectors.toList());
-    }
-
-    /** Compares the bytes [0, upTo) of two commitlog folders (files named by their first offset). */
-    private static void compareCommitLogs(Path a, Path b, long upTo) throws IOException {
-        TreeMap<Long, Path> fa = files(a), fb = files(b);
-        long pos = 0;
-        while (pos < upTo) {
-            var ea = fa.floorEntry(pos);
-            var eb = fb.floorEntry(pos);
-            assertNotNull(ea, a + " has no file for offset " + pos + ": " + fa.keySet());
-            assertNotNull(eb, b + " has no file for offset " + pos + ": " + fb.keySet());
-            long endA = ea.getKey() + Files.size(ea.getValue()), endB = eb.getKey() + Files.size(eb.getValue());
-            long end = Math.min(upTo, Math.min(endA, endB));
-            assertTrue(end > pos, "no bytes for offset " + pos + " in " + ea.getValue() + " / " + eb.getValue());
-            byte[] x = read(ea.getValue(), pos - ea.getKey(), (int) (end - pos));
-            byte[] y = read(eb.getValue(), pos - eb.getKey(), (int) (end - pos));
-            int diff = Arrays.mismatch(x, y);
-            if (diff >= 0) {
-                fail("commitlogs differ at offset " + (pos + diff) + ": " + a + " vs " + b + " (compared up to " + upTo + ")");
-            }
-            pos = end;
-        }
-    }
-
-    private static TreeMap<Long, Path> files(Path dir) throws IOException {
-        TreeMap<Long, Path> m = new TreeMap<>();
-        try (Stream<Path> s = Files.list(dir)) {
-            s.filter(p -> p.getFileName().toString().matches("\\d{20}")).forEach(p -> m.put(Long.parseLong(p.getFileName().toString()), p));
-        }
-        return m;
-    }
-
-    private static byte[] read(Path file, long at, int len) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(len);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (buf.hasRemaining()) {
-                int n = ch.read(buf, at + buf.position());
-                if (n < 0) {
-                    fail(file + " ends before " + (at + len));
-                }
-            }
-        }
-        return buf.array();
     }
 }

@@ -2,9 +2,6 @@ package org.rmqgo.ctlha;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,37 +13,33 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.apache.rocketmq.client.consumer.PullResult;
-import org.apache.rocketmq.client.consumer.PullStatus;
-import org.apache.rocketmq.client.impl.CommunicationMode;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
-import org.apache.rocketmq.client.impl.consumer.PullResultExt;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.client.producer.SendResult;
-import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
-import org.apache.rocketmq.common.message.Message;
-import org.apache.rocketmq.common.message.MessageConst;
-import org.apache.rocketmq.common.message.MessageDecoder;
-import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.sysflag.PullSysFlag;
 import org.apache.rocketmq.remoting.protocol.EpochEntry;
 import org.apache.rocketmq.remoting.protocol.body.BrokerReplicasInfo;
 import org.apache.rocketmq.remoting.protocol.body.EpochEntryCache;
-import org.apache.rocketmq.remoting.protocol.header.PullMessageRequestHeader;
 import org.apache.rocketmq.remoting.protocol.header.controller.GetMetaDataResponseHeader;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.rmqgo.testsupport.Args;
+import org.rmqgo.testsupport.ControllerView;
+import org.rmqgo.testsupport.MasterRead;
+import org.rmqgo.testsupport.SendOk;
+import org.rmqgo.testsupport.SyncSender;
+
+import static org.rmqgo.testsupport.ControllerView.all;
+import static org.rmqgo.testsupport.ControllerView.compareCommitLogs;
+import static org.rmqgo.testsupport.ControllerView.describe;
+import static org.rmqgo.testsupport.ControllerView.epochs;
+import static org.rmqgo.testsupport.ControllerView.expectedRoute;
+import static org.rmqgo.testsupport.ControllerView.idsByAddr;
+import static org.rmqgo.testsupport.ControllerView.inSyncIds;
 
 /**
  * The client side of compat/controller-ha-suite.sh: three controllers (one Raft group) and a broker
@@ -78,7 +71,9 @@ import org.rmqgo.testsupport.Args;
  *
  * <p>Writes acked.tsv and servers.log to -out, prints a timeline, and last the line
  * {@code controller-ha <scenario> <label>: ... ok|FAILED (reason)} (also out/summary.txt). Exit 0
- * when ok, 1 when not.
+ * when ok, 1 when not. The senders, the read-back and the controller queries are shared with
+ * compat/hatool and compat/'s ControllerModeTest (compat/testsupport: SyncSender, MasterRead,
+ * ControllerView).
  */
 public final class ControllerHa {
     private final Args args;
@@ -95,9 +90,10 @@ public final class ControllerHa {
     private final long t0 = System.currentTimeMillis();
     private DefaultMQAdminExt admin;
     private MQClientAPIImpl api;
+    private ControllerView view;
     private final Set<String> downControllers = new TreeSet<>();
     private final List<String> facts = new ArrayList<>();
-    private final List<SendStream> streams = new ArrayList<>();
+    private final List<Senders> streams = new ArrayList<>();
     private String topic;
 
     static final class Fail extends Exception {
@@ -106,8 +102,14 @@ public final class ControllerHa {
         }
     }
 
+    /** One SEND_OK of stream main or stale; a line of acked.tsv, lost.tsv and late.tsv. */
     record Ack(String stream, String key, String msgId, String offsetMsgId, String storeAddr, int queueId,
-               long queueOffset, long sentAt, long ackAt) {
+               long queueOffset, long sentAt, long ackAt) implements MasterRead.Acked {
+        static Ack of(String stream, SendOk s) {
+            return s == null ? null : new Ack(stream, s.key(), s.msgId(), s.offsetMsgId(), s.storeAddr(), s.queueId(),
+                s.queueOffset(), s.sentAt(), s.ackAt());
+        }
+
         String tsv() {
             return stream + "\t" + key + "\t" + msgId + "\t" + offsetMsgId + "\t" + storeAddr + "\t" + queueId + "\t"
                 + queueOffset + "\t" + sentAt + "\t" + ackAt;
@@ -145,6 +147,7 @@ public final class ControllerHa {
             admin.setInstanceName("ctlha-admin-" + System.nanoTime());
             admin.start();
             api = admin.getDefaultMQAdminExtImpl().getMqClientInstance().getMQClientAPIImpl();
+            view = new ControllerView(admin, brokerName);
             switch (scenario) {
                 case "leader-and-master" -> leaderAndMaster();
                 case "partition" -> partition();
@@ -160,7 +163,7 @@ public final class ControllerHa {
             e.printStackTrace(System.out);
             summary = String.join(", ", facts) + (facts.isEmpty() ? "" : " ") + "FAILED (harness: " + e + ")";
         } finally {
-            for (SendStream s : streams) {
+            for (Senders s : streams) {
                 s.stopQuietly();
             }
             writeAcks();
@@ -184,7 +187,7 @@ public final class ControllerHa {
     private void leaderAndMaster() throws Exception {
         long electMs = args.getLong("electMs", 60000);
         State before = prepare();
-        SendStream main = stream("main", 1000, args.getInt("w", 3));
+        Senders main = stream("main", 1000, args.getInt("w", 3));
         waitAcks(main, 300, 3000);
 
         int ctlIdx = controllers.indexOf(before.leader);
@@ -260,8 +263,8 @@ public final class ControllerHa {
     private void partition() throws Exception {
         long electMs = args.getLong("partitionElectMs", 90_000);
         State before = prepare();
-        SendStream main = stream("main", 1000, args.getInt("w", 3));
-        SendStream stale = stream("stale", 600_000, args.getInt("stale", 2));
+        Senders main = stream("main", 1000, args.getInt("w", 3));
+        Senders stale = stream("stale", 600_000, args.getInt("stale", 2));
         waitAcks(main, 300, 3000);
         until(now() + 60_000, "20 SEND_OK of the stale-route senders", () -> stale.count() >= 20 ? true : null);
 
@@ -374,7 +377,7 @@ public final class ControllerHa {
                 if (!ids.keySet().equals(new TreeSet<>(brokers)) || inSyncIds(r).size() != brokers.size()) {
                     return null;
                 }
-                for (var rep : concat(r.getInSyncReplicas(), r.getNotInSyncReplicas())) {
+                for (var rep : all(r)) {
                     if (!Boolean.TRUE.equals(rep.getAlive())) {
                         return null;
                     }
@@ -398,10 +401,7 @@ public final class ControllerHa {
                 });
             }
         }
-        Map<Long, String> want = new TreeMap<>();
-        for (var e : s.ids.entrySet()) {
-            want.put(e.getKey().equals(s.masterAddr) ? 0L : e.getValue(), e.getKey());
-        }
+        Map<Long, String> want = expectedRoute(s.masterAddr, s.ids, s.ids.keySet());
         until(now() + 120_000, "the name server routes the master as 0 and the slaves by controller id " + want,
             () -> want.equals(routed()) ? true : null);
         say("topic %s on every broker; route %s", topic, want);
@@ -427,16 +427,13 @@ public final class ControllerHa {
                 if (x.getMasterBrokerId() != masterId || x.getMasterEpoch() != masterEpoch) {
                     throw new Fail("the master changed: " + describe(x));
                 }
-                var rep = concat(x.getInSyncReplicas(), x.getNotInSyncReplicas()).stream()
+                var rep = all(x).stream()
                     .filter(i -> i.getBrokerAddress().equals(oldAddr)).findFirst().orElse(null);
                 return rep != null && rep.getBrokerId() == oldId && Boolean.TRUE.equals(rep.getAlive()) ? x : null;
             });
         String master = r.getMasterAddress();
         Map<String, Long> ids = idsByAddr(r);
-        Map<Long, String> want = new TreeMap<>();
-        for (var e : ids.entrySet()) {
-            want.put(e.getKey().equals(master) ? 0L : e.getValue(), e.getKey());
-        }
+        Map<Long, String> want = expectedRoute(master, ids, ids.keySet());
         until(now() + rejoinMs, "the name server routes " + oldAddr + " as slave " + oldId + ": " + want,
             () -> want.equals(routed()) ? true : null);
         say("%s is a slave again (route %s) %.2f s after its restart/heal", oldAddr, want, secs(now() - since));
@@ -512,20 +509,10 @@ public final class ControllerHa {
                 throw new Fail("two SEND_OK at queue " + a.queueId() + " offset " + a.queueOffset() + ": " + o.tsv() + " and " + a.tsv());
             }
         }
-        long deadline = now() + 60_000;
-        List<Ack> missing;
-        String lastErr;
-        while (true) {
-            Object[] res = readBack(addr, acks);
-            @SuppressWarnings("unchecked")
-            List<Ack> m = (List<Ack>) res[0];
-            missing = m;
-            lastErr = (String) res[1];
-            if (missing.isEmpty() || now() > deadline) {
-                break;
-            }
-            Thread.sleep(500);
-        }
+        MasterRead.Result<Ack> res = new MasterRead(api, topic, "ctlha_read", brokerName, k -> SyncSender.body(k, bodySize))
+            .check(addr, acks, 60_000);
+        List<Ack> missing = res.missing();
+        String lastErr = res.lastError();
         if (!missing.isEmpty()) {
             Files.write(out.resolve("lost.tsv"), missing.stream().map(Ack::tsv).collect(Collectors.toList()));
             throw new Fail(missing.size() + " of " + acks.size() + " SEND_OK not read back from " + what + " " + addr
@@ -534,214 +521,24 @@ public final class ControllerHa {
         say("read back all %d SEND_OK from %s %s", acks.size(), what, addr);
     }
 
-    /** [missing acks, last error]: PULL_MESSAGE from addr at each ack's queue offset. */
-    private Object[] readBack(String addr, List<Ack> acks) {
-        Map<Integer, List<Ack>> byQueue = new TreeMap<>();
-        for (Ack a : acks) {
-            byQueue.computeIfAbsent(a.queueId(), q -> new ArrayList<>()).add(a);
-        }
-        List<Ack> missing = new ArrayList<>();
-        String lastError = null;
-        for (var e : byQueue.entrySet()) {
-            List<Ack> list = e.getValue();
-            list.sort(Comparator.comparingLong(Ack::queueOffset));
-            int i = 0;
-            while (i < list.size()) {
-                long off = list.get(i).queueOffset();
-                PullResult pr;
-                try {
-                    pr = pull(addr, e.getKey(), off);
-                } catch (Exception ex) {
-                    lastError = ex.toString();
-                    missing.addAll(list.subList(i, list.size()));
-                    break;
-                }
-                if (pr.getPullStatus() != PullStatus.FOUND || pr.getMsgFoundList() == null || pr.getMsgFoundList().isEmpty()) {
-                    lastError = "queue " + e.getKey() + " offset " + off + ": " + pr.getPullStatus() + " (min "
-                        + pr.getMinOffset() + ", max " + pr.getMaxOffset() + ")";
-                    missing.add(list.get(i));
-                    i++;
-                    continue;
-                }
-                Map<Long, MessageExt> got = new HashMap<>();
-                for (MessageExt m : pr.getMsgFoundList()) {
-                    got.put(m.getQueueOffset(), m);
-                }
-                long next = Math.max(pr.getNextBeginOffset(), off + 1);
-                while (i < list.size() && list.get(i).queueOffset() < next) {
-                    Ack a = list.get(i);
-                    MessageExt m = got.get(a.queueOffset());
-                    if (m == null || !a.msgId().equals(m.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX))
-                        || !a.key().equals(m.getKeys()) || !body(a.key(), bodySize).equals(new String(m.getBody(), StandardCharsets.UTF_8))) {
-                        missing.add(a);
-                    }
-                    i++;
-                }
-            }
-        }
-        return new Object[] {missing, lastError};
-    }
-
-    private PullResult pull(String addr, int queueId, long offset) throws Exception {
-        PullMessageRequestHeader h = new PullMessageRequestHeader();
-        h.setConsumerGroup("ctlha_read");
-        h.setTopic(topic);
-        h.setQueueId(queueId);
-        h.setQueueOffset(offset);
-        h.setMaxMsgNums(32);
-        h.setSysFlag(PullSysFlag.buildSysFlag(false, false, true, false));
-        h.setCommitOffset(0L);
-        h.setSuspendTimeoutMillis(0L);
-        h.setSubscription("*");
-        h.setSubVersion(0L);
-        h.setExpressionType("TAG");
-        h.setBrokerName(brokerName);
-        PullResult r = api.pullMessage(addr, h, 10000, CommunicationMode.SYNC, null);
-        if (r instanceof PullResultExt ext && r.getPullStatus() == PullStatus.FOUND && ext.getMessageBinary() != null) {
-            List<MessageExt> msgs = MessageDecoder.decodesBatch(ByteBuffer.wrap(ext.getMessageBinary()), true, true, true);
-            return new PullResult(r.getPullStatus(), r.getNextBeginOffset(), r.getMinOffset(), r.getMaxOffset(), msgs);
-        }
-        return r;
-    }
-
     // ---------------------------------------------------------------------------------------------
     // controllers and brokers
 
     /** The address of the controller that says it leads (of those not down), or null; with agree, all others must name it. */
     private String findLeader(boolean agree) {
-        String leader = null;
-        List<String> named = new ArrayList<>();
-        for (String c : controllers) {
-            if (downControllers.contains(c)) {
-                continue;
-            }
-            try {
-                GetMetaDataResponseHeader h = admin.getControllerMetaData(c);
-                if (Boolean.TRUE.equals(h.isLeader())) {
-                    leader = c;
-                }
-                named.add(h.getControllerLeaderAddress());
-            } catch (Exception e) {
-                named.add(null);
-            }
-        }
-        if (leader == null) {
-            return null;
-        }
-        if (agree) {
-            for (String n : named) {
-                if (!leader.equals(n)) {
-                    return null;
-                }
-            }
-        }
-        return leader;
+        return view.findLeader(controllers, downControllers, agree);
     }
 
     private BrokerReplicasInfo.ReplicasInfo replicasQuiet(String controller) {
-        if (controller == null) {
-            return null;
-        }
-        try {
-            return admin.getInSyncStateData(controller, List.of(brokerName)).getReplicasInfoTable().get(brokerName);
-        } catch (Exception e) {
-            return null;
-        }
+        return view.replicasQuiet(controller);
     }
 
     private Map<Long, String> routed() {
         try {
-            var bd = admin.examineBrokerClusterInfo().getBrokerAddrTable().get(brokerName);
-            return bd == null ? Map.of() : new TreeMap<>(bd.getBrokerAddrs());
+            return view.routed();
         } catch (Exception e) {
             return Map.of();
         }
-    }
-
-    private static String describe(BrokerReplicasInfo.ReplicasInfo r) {
-        if (r == null) {
-            return "no replica info";
-        }
-        return "master " + r.getMasterBrokerId() + "@" + r.getMasterAddress() + " masterEpoch " + r.getMasterEpoch()
-            + " syncStateSetEpoch " + r.getSyncStateSetEpoch() + " inSync " + r.getInSyncReplicas() + " notInSync "
-            + r.getNotInSyncReplicas();
-    }
-
-    private static Map<String, Long> idsByAddr(BrokerReplicasInfo.ReplicasInfo r) {
-        Map<String, Long> m = new TreeMap<>();
-        for (var rep : concat(r.getInSyncReplicas(), r.getNotInSyncReplicas())) {
-            m.put(rep.getBrokerAddress(), rep.getBrokerId());
-        }
-        return m;
-    }
-
-    private static Set<Long> inSyncIds(BrokerReplicasInfo.ReplicasInfo r) {
-        return r.getInSyncReplicas() == null ? Set.of()
-            : r.getInSyncReplicas().stream().map(BrokerReplicasInfo.ReplicaIdentity::getBrokerId)
-                .collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    private static List<BrokerReplicasInfo.ReplicaIdentity> concat(List<BrokerReplicasInfo.ReplicaIdentity> a,
-        List<BrokerReplicasInfo.ReplicaIdentity> b) {
-        List<BrokerReplicasInfo.ReplicaIdentity> all = new ArrayList<>();
-        if (a != null) {
-            all.addAll(a);
-        }
-        if (b != null) {
-            all.addAll(b);
-        }
-        return all;
-    }
-
-    private static List<String> epochs(EpochEntryCache c) {
-        return c.getEpochList().stream().map(e -> e.getEpoch() + "@" + e.getStartOffset()).collect(Collectors.toList());
-    }
-
-    /** null when the bytes [0, upTo) of the two commitlog folders are equal, else what differs. */
-    private static String compareCommitLogs(Path a, Path b, long upTo) throws IOException {
-        TreeMap<Long, Path> fa = files(a), fb = files(b);
-        long pos = 0;
-        while (pos < upTo) {
-            var ea = fa.floorEntry(pos);
-            var eb = fb.floorEntry(pos);
-            if (ea == null || eb == null) {
-                return "no commitlog file for offset " + pos + " in " + (ea == null ? a : b);
-            }
-            long endA = ea.getKey() + Files.size(ea.getValue()), endB = eb.getKey() + Files.size(eb.getValue());
-            long end = Math.min(upTo, Math.min(endA, endB));
-            if (end <= pos) {
-                return "no bytes for offset " + pos + " in " + ea.getValue() + " / " + eb.getValue();
-            }
-            byte[] x = read(ea.getValue(), pos - ea.getKey(), (int) (end - pos));
-            byte[] y = read(eb.getValue(), pos - eb.getKey(), (int) (end - pos));
-            int d = Arrays.mismatch(x, y);
-            if (d >= 0) {
-                return "commitlogs differ at offset " + (pos + d) + ": " + a + " vs " + b + " (compared up to " + upTo + ")";
-            }
-            pos = end;
-        }
-        return null;
-    }
-
-    private static TreeMap<Long, Path> files(Path dir) throws IOException {
-        TreeMap<Long, Path> m = new TreeMap<>();
-        try (Stream<Path> s = Files.list(dir)) {
-            s.filter(p -> p.getFileName().toString().matches("\\d{20}"))
-                .forEach(p -> m.put(Long.parseLong(p.getFileName().toString()), p));
-        }
-        return m;
-    }
-
-    private static byte[] read(Path file, long at, int len) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(len);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (buf.hasRemaining()) {
-                if (ch.read(buf, at + buf.position()) < 0) {
-                    throw new IOException(file + " ends before " + (at + len));
-                }
-            }
-        }
-        return buf.array();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -775,7 +572,7 @@ public final class ControllerHa {
         }
     }
 
-    private SendStream stream(String name, int pollMs, int threads) throws Exception {
+    private Senders stream(String name, int pollMs, int threads) throws Exception {
         DefaultMQProducer p = new DefaultMQProducer("ctlha_pg_" + name + "_" + System.nanoTime());
         p.setNamesrvAddr(namesrv);
         p.setInstanceName("ctlha_" + name + "_" + System.nanoTime());
@@ -783,13 +580,13 @@ public final class ControllerHa {
         p.setSendMsgTimeout(3000);
         p.setRetryTimesWhenSendFailed(0);
         p.start();
-        SendStream s = new SendStream(name, p, topic, bodySize);
+        Senders s = new Senders(name, p, topic, bodySize);
         streams.add(s);
         s.start(threads);
         return s;
     }
 
-    private void waitAcks(SendStream s, int n, long minMs) throws Exception {
+    private void waitAcks(Senders s, int n, long minMs) throws Exception {
         long started = now();
         until(now() + 120_000, n + " SEND_OK over at least " + minMs + " ms",
             () -> s.count() >= n && now() - started >= minMs ? true : null, s::describe);
@@ -832,7 +629,7 @@ public final class ControllerHa {
 
     private void writeAcks() {
         List<String> lines = new ArrayList<>();
-        for (SendStream s : streams) {
+        for (Senders s : streams) {
             for (Ack a : s.acks()) {
                 lines.add(a.tsv());
             }
@@ -852,56 +649,34 @@ public final class ControllerHa {
         return ms / 1000.0;
     }
 
-    /** The body of key: the key, '|', then letters from a Random seeded by the key, up to size characters. */
-    static String body(String key, int size) {
-        String alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        Random rnd = new Random(key.hashCode() * 0x9E3779B97F4A7C15L);
-        StringBuilder sb = new StringBuilder(Math.max(size, key.length() + 1)).append(key).append('|');
-        while (sb.length() < size) {
-            sb.append(alnum.charAt(rnd.nextInt(alnum.length())));
-        }
-        return sb.toString();
-    }
-
-    /** Synchronous senders on one producer; every SEND_OK recorded with the store address of its offset message id. */
-    static final class SendStream {
+    /**
+     * A named stream of ControllerHa: a {@link SyncSender} (tag ctlha, keys &lt;name&gt;&lt;i&gt;-&lt;seq&gt;, 50 ms
+     * pause after a failed send) on its own producer, its SEND_OKs as {@link Ack}s with the stream's
+     * name, and up to 6 kinds of unacknowledged sends counted.
+     */
+    static final class Senders {
         private final String name;
         private final DefaultMQProducer producer;
-        private final String topic;
-        private final int bodySize;
-        private final ConcurrentLinkedQueue<Ack> acks = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<long[]> bad = new ConcurrentLinkedQueue<>(); // {sentAt, 0 failed | 1 not OK}
-        private final LongAdder failed = new LongAdder();
-        private final LongAdder notOk = new LongAdder();
+        private final SyncSender sender;
         private final Map<String, Integer> samples = new LinkedHashMap<>();
-        private final List<Thread> threads = new ArrayList<>();
-        private volatile boolean stopping;
         private boolean stopped;
 
-        SendStream(String name, DefaultMQProducer producer, String topic, int bodySize) {
+        Senders(String name, DefaultMQProducer producer, String topic, int bodySize) {
             this.name = name;
             this.producer = producer;
-            this.topic = topic;
-            this.bodySize = bodySize;
+            this.sender = new SyncSender(producer, topic, "ctlha", bodySize, 50).problems(this::sample);
         }
 
         void start(int n) {
-            for (int i = 0; i < n; i++) {
-                int sender = i;
-                Thread t = new Thread(() -> loop(sender), "ctlha-" + name + "-" + i);
-                threads.add(t);
-                t.start();
-            }
+            sender.start(n, name, "ctlha-" + name + "-");
         }
 
+        /** Stops the senders and shuts the producer down; once. */
         synchronized void stop() throws InterruptedException {
             if (stopped) {
                 return;
             }
-            stopping = true;
-            for (Thread t : threads) {
-                t.join(30_000);
-            }
+            sender.stop();
             producer.shutdown();
             stopped = true;
         }
@@ -915,91 +690,49 @@ public final class ControllerHa {
         }
 
         List<Ack> acks() {
-            return new ArrayList<>(acks);
+            return sender.acks().stream().map(s -> Ack.of(name, s)).collect(Collectors.toList());
         }
 
         int count() {
-            return acks.size();
+            return sender.ackCount();
         }
 
         long countSince(long t) {
-            return acks.stream().filter(a -> a.ackAt() >= t).count();
+            return sender.countSince(t, null);
         }
 
         long countFrom(String addr, long t) {
-            return acks.stream().filter(a -> a.ackAt() >= t && a.storeAddr().equals(addr)).count();
+            return sender.countSince(t, addr);
         }
 
         Ack firstSince(long t, String addr) {
-            return acks.stream().filter(a -> a.ackAt() >= t && a.storeAddr().equals(addr)).min(Comparator.comparingLong(Ack::ackAt))
-                .orElse(null);
+            return Ack.of(name, sender.firstAckSince(t, addr));
         }
 
         long failedSince(long t) {
-            return bad.stream().filter(b -> b[0] >= t && b[1] == 0).count();
+            return sender.failedSince(t);
         }
 
         long notOkSince(long t) {
-            return bad.stream().filter(b -> b[0] >= t && b[1] == 1).count();
+            return sender.notOkSince(t);
         }
 
         String describe() {
-            Map<String, Long> byAddr = acks.stream().collect(Collectors.groupingBy(Ack::storeAddr, TreeMap::new, Collectors.counting()));
+            List<SendOk> acks = sender.acks();
+            Map<String, Long> byAddr = acks.stream().collect(Collectors.groupingBy(SendOk::storeAddr, TreeMap::new, Collectors.counting()));
             synchronized (samples) {
-                return acks.size() + " SEND_OK " + byAddr + ", " + notOk.sum() + " not OK, " + failed.sum() + " failed "
+                return acks.size() + " SEND_OK " + byAddr + ", " + sender.notOk() + " not OK, " + sender.failed() + " failed "
                     + samples;
             }
         }
 
-        private void loop(int sender) {
-            for (long seq = 0; !stopping; seq++) {
-                String key = name + sender + "-" + seq;
-                long sentAt = now();
-                try {
-                    SendResult r = producer.send(new Message(topic, "ctlha", key, body(key, bodySize).getBytes(StandardCharsets.UTF_8)));
-                    if (r.getSendStatus() == SendStatus.SEND_OK) {
-                        acks.add(new Ack(name, key, r.getMsgId(), r.getOffsetMsgId(), storeAddr(r.getOffsetMsgId()),
-                            r.getMessageQueue().getQueueId(), r.getQueueOffset(), sentAt, now()));
-                    } else {
-                        notOk.increment();
-                        bad.add(new long[] {sentAt, 1});
-                        sample(r.getSendStatus().toString());
-                    }
-                } catch (Exception e) {
-                    failed.increment();
-                    bad.add(new long[] {sentAt, 0});
-                    Throwable c = e;
-                    while (c.getCause() != null && c.getCause() != c) {
-                        c = c.getCause();
-                    }
-                    String s = String.valueOf(c.getMessage());
-                    int nl = s.indexOf('\n');
-                    s = c.getClass().getSimpleName() + ": " + (nl < 0 ? s : s.substring(0, nl));
-                    sample(s.replaceAll("\\d+\\(ms\\)", "N(ms)").replaceAll("\\d+ ?ms", "N ms"));
-                    try {
-                        Thread.sleep(50);
-                    } catch (InterruptedException ie) {
-                        return;
-                    }
-                }
-            }
-        }
-
         private void sample(String s) {
+            s = s.replaceAll("\\d+\\(ms\\)", "N(ms)").replaceAll("\\d+ ?ms", "N ms");
             String k = s.length() > 160 ? s.substring(0, 160) : s;
             synchronized (samples) {
                 if (samples.containsKey(k) || samples.size() < 6) {
                     samples.merge(k, 1, Integer::sum);
                 }
-            }
-        }
-
-        static String storeAddr(String offsetMsgId) {
-            try {
-                InetSocketAddress a = (InetSocketAddress) MessageDecoder.decodeMessageId(offsetMsgId).getAddress();
-                return a.getAddress().getHostAddress() + ":" + a.getPort();
-            } catch (Exception e) {
-                return "?";
             }
         }
     }

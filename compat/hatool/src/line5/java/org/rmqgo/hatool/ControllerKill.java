@@ -16,12 +16,18 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.body.BrokerReplicasInfo;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.rmqgo.testsupport.Args;
+import org.rmqgo.testsupport.ControllerView;
+import org.rmqgo.testsupport.MasterRead;
+import org.rmqgo.testsupport.SendOk;
+import org.rmqgo.testsupport.SyncSender;
+import org.rmqgo.testsupport.Text;
 
 /**
  * The client side of compat/controller-kill.sh: a controller-mode broker set (one controller, N
@@ -62,7 +68,7 @@ import org.rmqgo.testsupport.Args;
  * up again.
  *
  * <p>At the end every ack of every round is read back from the current master ({@link
- * MasterRead}): the message at its queue and queue offset must have its message id, key and body.
+ * MasterRead}, compat/testsupport): the message at its queue and queue offset must have its message id, key and body.
  * Outputs in -out: acked.tsv, lost.tsv, late.tsv (stop mode: acks from the old master after the
  * election), servers.log (the commands' output). Prints a line per round and
  * {@code controller-kill[ control| stop] LABEL: rounds R, acked A, lost L, time T s}. Exit codes:
@@ -87,6 +93,7 @@ public final class ControllerKill {
     private DefaultMQAdminExt admin;
     private DefaultMQProducer producer;
     private MasterRead reader;
+    private ControllerView view;
     /** Acks recorded so far (all of them are in out/acked.tsv, which the final read streams). */
     private long acked;
     private final List<Long> electMs = new ArrayList<>();
@@ -148,7 +155,8 @@ public final class ControllerKill {
         admin.start();
         producer = producer("ctlkill_producer", 1000);
         MQClientAPIImpl api = admin.getDefaultMQAdminExtImpl().getMqClientInstance().getMQClientAPIImpl();
-        reader = new MasterRead(api, topic, "ctlkill_reader", brokerName, bodySize);
+        reader = new MasterRead(api, topic, "ctlkill_reader", brokerName, k -> SyncSender.body(k, bodySize));
+        view = new ControllerView(admin, brokerName);
         Random random = new Random(seed);
         long begin = System.currentTimeMillis();
         int done = 0;
@@ -228,7 +236,7 @@ public final class ControllerKill {
     private void roundKill(int r, int rounds, Random random) throws Exception {
         Snap before = waitFull(args.getLong("rejoinMs", 180000), null, "before round " + r);
         int idx = index(before.masterAddr);
-        CtlStream st = new CtlStream(producer, topic, r, bodySize, "s", false);
+        RoundSenders st = new RoundSenders(producer, topic, r, bodySize, "s", false);
         long t0 = System.currentTimeMillis();
         st.start(senders);
         CtlAck first;
@@ -286,9 +294,9 @@ public final class ControllerKill {
         Snap before = waitFull(args.getLong("rejoinMs", 180000), null, "before round " + r);
         int idx = index(before.masterAddr);
         String oldAddr = before.masterAddr;
-        CtlStream st = new CtlStream(producer, topic, r, bodySize, "s", false);
+        RoundSenders st = new RoundSenders(producer, topic, r, bodySize, "s", false);
         DefaultMQProducer staleProducer = producer("ctlkill_stale", 120000);
-        CtlStream stale = new CtlStream(staleProducer, topic, r, bodySize, "x", true);
+        RoundSenders stale = new RoundSenders(staleProducer, topic, r, bodySize, "x", true);
         long t0 = System.currentTimeMillis();
         st.start(senders);
         stale.start(args.getInt("staleSenders", 1));
@@ -361,7 +369,7 @@ public final class ControllerKill {
         if (!Boolean.parseBoolean(args.get("checkEachRound", "true"))) {
             return "not checked";
         }
-        MasterRead.Result res = reader.check(addr, acks, args.getLong("checkMs", 30000));
+        MasterRead.Result<CtlAck> res = reader.check(addr, acks, args.getLong("checkMs", 30000));
         roundLost += res.missing().size();
         return "read back from " + addr + ": LOST " + res.missing().size()
             + (res.wrongAtOffset() > 0 ? " (" + res.wrongAtOffset() + " with another message at their offset)" : "")
@@ -395,7 +403,7 @@ public final class ControllerKill {
                         chunk.add(CtlAck.parse(line));
                     }
                     if (chunk.size() >= 200_000 || (line == null && !chunk.isEmpty())) {
-                        MasterRead.Result res = reader.check(s.masterAddr, chunk, args.getLong("checkMs", 30000));
+                        MasterRead.Result<CtlAck> res = reader.check(s.masterAddr, chunk, args.getLong("checkMs", 30000));
                         total += chunk.size();
                         missing.addAll(res.missing());
                         wrong += res.wrongAtOffset();
@@ -450,33 +458,20 @@ public final class ControllerKill {
     }
 
     private Snap snap() {
-        try {
-            BrokerReplicasInfo info = admin.getInSyncStateData(controller, List.of(brokerName));
-            BrokerReplicasInfo.ReplicasInfo r = info.getReplicasInfoTable().get(brokerName);
-            if (r == null) {
-                return null;
-            }
-            TreeSet<Long> in = new TreeSet<>();
-            TreeMap<Long, String> addrs = new TreeMap<>();
-            TreeSet<Long> dead = new TreeSet<>();
-            for (List<BrokerReplicasInfo.ReplicaIdentity> l : Arrays.asList(r.getInSyncReplicas(), r.getNotInSyncReplicas())) {
-                if (l == null) {
-                    continue;
-                }
-                for (BrokerReplicasInfo.ReplicaIdentity id : l) {
-                    addrs.put(id.getBrokerId(), id.getBrokerAddress());
-                    if (l == r.getInSyncReplicas()) {
-                        in.add(id.getBrokerId());
-                    }
-                    if (!Boolean.TRUE.equals(id.getAlive())) {
-                        dead.add(id.getBrokerId());
-                    }
-                }
-            }
-            return new Snap(r.getMasterBrokerId(), r.getMasterAddress(), r.getMasterEpoch(), r.getSyncStateSetEpoch(), in, addrs, dead);
-        } catch (Exception e) {
+        BrokerReplicasInfo.ReplicasInfo r = view.replicasQuiet(controller);
+        if (r == null) {
             return null;
         }
+        TreeSet<Long> in = new TreeSet<>(ControllerView.inSyncIds(r));
+        TreeMap<Long, String> addrs = new TreeMap<>();
+        TreeSet<Long> dead = new TreeSet<>();
+        for (BrokerReplicasInfo.ReplicaIdentity id : ControllerView.all(r)) {
+            addrs.put(id.getBrokerId(), id.getBrokerAddress());
+            if (!Boolean.TRUE.equals(id.getAlive())) {
+                dead.add(id.getBrokerId());
+            }
+        }
+        return new Snap(r.getMasterBrokerId(), r.getMasterAddress(), r.getMasterEpoch(), r.getSyncStateSetEpoch(), in, addrs, dead);
     }
 
     /** Waits for a master and all N brokers alive in the SyncStateSet. */
@@ -530,7 +525,7 @@ public final class ControllerKill {
     }
 
     /** The first SEND_OK of the new master after the election was seen. */
-    private CtlAck waitResume(CtlStream st, Election el, long ms) throws Exception {
+    private CtlAck waitResume(RoundSenders st, Election el, long ms) throws Exception {
         long deadline = el.seenAt + ms;
         while (true) {
             CtlAck a = st.firstAckSince(el.lastOldAt, el.now.masterAddr);
@@ -546,7 +541,7 @@ public final class ControllerKill {
         }
     }
 
-    private CtlAck waitFirstAck(CtlStream st, long t0) throws Exception {
+    private CtlAck waitFirstAck(RoundSenders st, long t0) throws Exception {
         long deadline = t0 + args.getLong("writableMs", 60000);
         while (true) {
             CtlAck a = st.firstAckSince(t0, null);
@@ -606,7 +601,7 @@ public final class ControllerKill {
                 }
             } catch (Exception e) {
                 sb.append(" GET_BROKER_CONFIG failed: ").append(e.getClass().getSimpleName()).append(": ")
-                    .append(MasterRead.firstLine(e.getMessage()));
+                    .append(Text.firstLine(e.getMessage()));
             }
             System.out.println(sb);
         }
@@ -627,7 +622,7 @@ public final class ControllerKill {
                         break;
                     }
                 } catch (Exception e) {
-                    err = " (last error " + MasterRead.firstLine(e.getMessage()) + ")";
+                    err = " (last error " + Text.firstLine(e.getMessage()) + ")";
                 }
                 if (System.currentTimeMillis() >= deadline) {
                     throw new Failure("the slave " + b + " did not copy the topic " + topic + " from the master " + s.masterAddr + err);
@@ -701,6 +696,75 @@ public final class ControllerKill {
             StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
             for (CtlAck a : acks) {
                 w.println(a.tsv());
+            }
+        }
+    }
+
+    /**
+     * A round's senders for ControllerKill: a {@link SyncSender} (tag ctlkill, keys r&lt;round&gt;-&lt;tag&gt;&lt;i&gt;-&lt;seq&gt;)
+     * whose SEND_OKs become {@link CtlAck}s of the round, and the first two and the last of its
+     * unacknowledged sends, with how long after start() they came.
+     */
+    private static final class RoundSenders {
+        private final SyncSender sender;
+        private final int round;
+        private final String tag;
+        private final boolean stale;
+        private final ConcurrentLinkedQueue<String> samples = new ConcurrentLinkedQueue<>();
+        private volatile String last;
+        private volatile long startedAt;
+
+        RoundSenders(DefaultMQProducer producer, String topic, int round, int bodySize, String tag, boolean stale) {
+            this.sender = new SyncSender(producer, topic, "ctlkill", bodySize, 20).problems(this::sample);
+            this.round = round;
+            this.tag = tag;
+            this.stale = stale;
+        }
+
+        void start(int threads) {
+            startedAt = System.currentTimeMillis();
+            sender.start(threads, "r" + round + "-" + tag, "ctlkill-r" + round + "-" + tag);
+        }
+
+        void stop() throws InterruptedException {
+            sender.stop();
+        }
+
+        List<CtlAck> acks() {
+            List<CtlAck> l = new ArrayList<>();
+            for (SendOk s : sender.acks()) {
+                l.add(CtlAck.of(round, s, stale));
+            }
+            return l;
+        }
+
+        int ackCount() {
+            return sender.ackCount();
+        }
+
+        /** The first ack answered at or after t by addr (any address when null), or null. */
+        CtlAck firstAckSince(long t, String addr) {
+            SendOk s = sender.firstAckSince(t, addr);
+            return s == null ? null : CtlAck.of(round, s, stale);
+        }
+
+        long notOk() {
+            return sender.notOk();
+        }
+
+        long failed() {
+            return sender.failed();
+        }
+
+        String samples() {
+            return samples.isEmpty() ? "" : " e.g. " + samples + ", last " + last;
+        }
+
+        private void sample(String msg) {
+            String s = "@" + (System.currentTimeMillis() - startedAt) + "ms " + msg;
+            last = s.length() > 240 ? s.substring(0, 240) : s;
+            if (samples.size() < 2) {
+                samples.add(s.length() > 240 ? s.substring(0, 240) : s);
             }
         }
     }

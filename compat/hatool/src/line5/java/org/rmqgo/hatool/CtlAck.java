@@ -1,14 +1,23 @@
 package org.rmqgo.hatool;
 
+import org.rmqgo.testsupport.MasterRead;
+import org.rmqgo.testsupport.SendOk;
+
 /**
  * One SEND_OK of compat/controller-kill.sh (ControllerKill): what the producer was told (message id
  * = UNIQ_KEY, offset message id, the broker that stored it = the store host of the offset message id,
- * queue, queue offset), the key it sent (the body follows from the key: {@link CtlStream#body}),
+ * queue, queue offset), the key it sent (the body follows from the key: SyncSender.body),
  * when the send began and when its answer came (System.currentTimeMillis), and whether a stale-route
  * sender (stop mode) sent it.
  */
 record CtlAck(int round, String key, String msgId, String offsetMsgId, String storeAddr, int queueId,
-              long queueOffset, long sentAt, long ackAt, boolean stale) {
+              long queueOffset, long sentAt, long ackAt, boolean stale) implements MasterRead.Acked {
+
+    /** The ack of round r made of a SyncSender's SendOk; stale when a stale-route sender sent it. */
+    static CtlAck of(int round, SendOk s, boolean stale) {
+        return new CtlAck(round, s.key(), s.msgId(), s.offsetMsgId(), s.storeAddr(), s.queueId(), s.queueOffset(), s.sentAt(),
+            s.ackAt(), stale);
+    }
 
     /** round, key, msgId, offsetMsgId, storeAddr, queueId, queueOffset, sentAt, ackAt, stale (tab-separated). */
     String tsv() {

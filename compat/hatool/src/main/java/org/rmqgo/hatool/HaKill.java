@@ -7,10 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.rmqgo.testsupport.Args;
+import org.rmqgo.testsupport.SendOk;
+import org.rmqgo.testsupport.SyncSender;
 
 /**
  * The client side of compat/ha-kill.sh: ROUNDS times in a row, a stream of synchronous sends to a
@@ -38,7 +41,8 @@ import org.rmqgo.testsupport.Args;
  * <p>Prints a line per round and a summary; writes every ack to out/acked.tsv and every ack not
  * found on the slave to out/lost.tsv; the commands' output goes to out/servers.log. Exits 0 when
  * nothing acknowledged was lost, 1 when something was, 2 on a harness error (a command failed,
- * the master never became writable).
+ * the master never became writable). The senders are compat/testsupport's SyncSender, shared with
+ * ControllerKill and compat/ctlha.
  */
 public final class HaKill {
     private final Args args;
@@ -77,7 +81,7 @@ public final class HaKill {
         Random random = new Random(seed);
         long begin = System.currentTimeMillis();
         try {
-            new SlaveTopic(producer, topic, args.required("slave"), args.getLong("slaveTopicMs", 60000)).ensure(() -> firstAck(new Stream(producer, topic, 0, 16), 0));
+            new SlaveTopic(producer, topic, args.required("slave"), args.getLong("slaveTopicMs", 60000)).ensure(() -> firstAck(sender(producer, topic, 16), 0));
         } catch (HarnessError e) {
             System.out.println("ha-kill " + label + ": harness error before round 1: " + e.getMessage());
             producer.shutdown();
@@ -113,19 +117,22 @@ public final class HaKill {
     private long[] round(DefaultMQProducer producer, SlaveCheck check, String topic, int r, int rounds, Random random)
         throws Exception {
         long t0 = System.currentTimeMillis();
-        Stream stream = new Stream(producer, topic, r, args.getInt("s", 128));
+        SyncSender stream = sender(producer, topic, args.getInt("s", 128));
         Ack first = firstAck(stream, r);
         long writable = System.currentTimeMillis();
         long min = args.getLong("killMinMs", 200);
         long max = args.getLong("killMaxMs", 2000);
         long delay = min + (max > min ? (long) (random.nextDouble() * (max - min)) : 0);
-        stream.start(args.getInt("w", 4));
+        stream.start(args.getInt("w", 4), "r" + r + "-s", "hakill-r" + r + "-s");
         Thread.sleep(delay);
         int ackedAtKill = stream.ackCount() + 1;
         command("kill", args.required("kill"));
         stream.stop();
-        List<Ack> acks = stream.acks();
-        acks.add(0, first);
+        List<Ack> acks = new ArrayList<>();
+        acks.add(first);
+        for (SendOk s : stream.acks()) {
+            acks.add(Ack.of(r, s));
+        }
         SlaveCheck.Result res = check.check(r, acks, args.getLong("checkMs", 30000));
         record(acks, res.missing());
         long checked = System.currentTimeMillis();
@@ -139,14 +146,19 @@ public final class HaKill {
         return new long[] {acks.size(), res.missing().size()};
     }
 
+    /** The round's senders (tag hakill, 20 ms pause after a failed send). */
+    private static SyncSender sender(DefaultMQProducer producer, String topic, int bodySize) {
+        return new SyncSender(producer, topic, "hakill", bodySize, 20);
+    }
+
     /** Sends the round's first message until it is acknowledged; the master must become writable in time. */
-    private Ack firstAck(Stream stream, int r) throws Exception {
+    private Ack firstAck(SyncSender stream, int r) throws Exception {
         long deadline = System.currentTimeMillis() + args.getLong("writableMs", 180000);
         for (int i = 0; ; i++) {
             try {
-                Ack a = stream.send("r" + r + "-first-" + i);
+                SendOk a = stream.send("r" + r + "-first-" + i);
                 if (a != null) {
-                    return a;
+                    return Ack.of(r, a);
                 }
             } catch (Exception e) {
                 if (System.currentTimeMillis() >= deadline) {
@@ -156,7 +168,7 @@ public final class HaKill {
             if (System.currentTimeMillis() >= deadline) {
                 throw new HarnessError("the master did not answer SEND_OK within writableMs");
             }
-            Stream.pause(100);
+            Thread.sleep(100);
         }
     }
 
