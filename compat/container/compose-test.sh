@@ -21,8 +21,10 @@
 # cgroup manager and ulimits this machine needs come from a containers.conf
 # of the test's own (CONTAINERS_CONF). The default ports must be free.
 # Last, the entrypoint's controller role: localhost/rmqgo:5.3.3 started with
-# `controller` (sh mqcontroller on its defaults, one DLedger peer n0 on
-# 9878) boots its controller, and localhost/rmqgo:4.9.8 refuses the role.
+# `controller -c` and the release's conf/controller/controller-standalone.conf
+# (one DLedger peer n0 on 9878; with no file a controller refuses to start,
+# as Java's does) boots its controller, and localhost/rmqgo:4.9.8 refuses
+# the role.
 
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -127,7 +129,8 @@ up apache-5.3.3.yml namesrv broker data/broker/logs data/broker/store dashboard 
 controller_check() {
   TEST="compose-test (controller role)"
   podman rm -f rmqcontroller >/dev/null 2>&1 || true
-  podman run -d --name rmqcontroller localhost/rmqgo:5.3.3 controller > "$WORK/ctl.out" 2>&1 ||
+  podman run -d --name rmqcontroller localhost/rmqgo:5.3.3 \
+    controller -c /home/rocketmq/rocketmq-5.3.3/conf/controller/controller-standalone.conf > "$WORK/ctl.out" 2>&1 ||
     fail "podman run localhost/rmqgo:5.3.3 controller: $(cat "$WORK/ctl.out")"
   i=0
   until podman logs rmqcontroller 2>&1 | grep -q "The Controller Server boot success"; do
