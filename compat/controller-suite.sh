@@ -49,7 +49,12 @@
 # Every go server gets ROCKETMQ_HOME, JAVA_OPT_EXT=-Duser.home=<its dir> and RMQGO_LINE=5, as
 # ref-servers.sh gives them; every Java one ROCKETMQ_HOME and -Duser.home=<its dir>.
 #
-# env.sh: NAMESRV_ADDR, CONTROLLER_ADDR, CLUSTER_NAME, BROKER_NAME (broker-a),
+# With controllerType=jRaft and the jRaft keys in CONTROLLER_CONF_EXTRA (jRaftGroupId,
+# jRaftServerId, jRaftInitConf, jRaftControllerRPCAddr=127.0.0.1:<CONTROLLER_PORT>) the
+# controller runs on those keys (JRaftController; ours: Raft on jRaftServerId's port).
+#
+# env.sh: NAMESRV_ADDR, CONTROLLER_ADDR, CONTROLLER_GROUP / CONTROLLER_LEADER_ID /
+# CONTROLLER_PEER (what getControllerMetaData must answer), CLUSTER_NAME, BROKER_NAME (broker-a),
 # CONTROLLER_BROKER_COUNT, BROKER_<i>_ADDR, BROKER_<i>_STORE, BROKER_<i>_IMPL, BROKER_ADDR
 # (broker 1's), CONTROLLER_IMPL, CONTROLLER_SUITE_SCRIPT, COMPAT_RUN_DIR.
 #
@@ -132,6 +137,24 @@ start_controller() {
   esac
 }
 
+# controller_identity: the lines of env.sh that say how the controller names
+# itself in getControllerMetaData: DLedger's group1, n0 and peer n0:<addr>,
+# or, with the jRaft keys in CONTROLLER_CONF_EXTRA (controllerType=jRaft),
+# jRaftGroupId, jRaftServerId and the controller address (JRaftController's
+# answer).
+controller_identity() {
+  jraft_key() { printf '%s\n' "${CONTROLLER_CONF_EXTRA:-}" | sed -n "s/^$1[[:space:]]*=[[:space:]]*//p" | tail -1; }
+  if [ "$(jraft_key controllerType)" = jRaft ]; then
+    echo "CONTROLLER_GROUP=$(jraft_key jRaftGroupId); export CONTROLLER_GROUP"
+    echo "CONTROLLER_LEADER_ID=$(jraft_key jRaftServerId); export CONTROLLER_LEADER_ID"
+    echo "CONTROLLER_PEER=127.0.0.1:$CONTROLLER_PORT; export CONTROLLER_PEER"
+  else
+    echo "CONTROLLER_GROUP=group1; export CONTROLLER_GROUP"
+    echo "CONTROLLER_LEADER_ID=n0; export CONTROLLER_LEADER_ID"
+    echo "CONTROLLER_PEER=n0:127.0.0.1:$CONTROLLER_PORT; export CONTROLLER_PEER"
+  fi
+}
+
 # write_suite_broker_conf I PORT: RUN_DIR/broker-I/broker.conf, on loopback.
 write_suite_broker_conf() {
   write_controller_broker_conf "$RUN_DIR/broker-$1" "$2" "127.0.0.1:$NAMESRV_PORT" "127.0.0.1:$CONTROLLER_PORT" \
@@ -197,6 +220,7 @@ start_controller_all() {
     echo "# written by compat/controller-suite.sh start; source it: . $RUN_DIR/env.sh"
     echo "NAMESRV_ADDR=127.0.0.1:$NAMESRV_PORT; export NAMESRV_ADDR"
     echo "CONTROLLER_ADDR=127.0.0.1:$CONTROLLER_PORT; export CONTROLLER_ADDR"
+    controller_identity
     echo "CLUSTER_NAME=$CLUSTER_NAME; export CLUSTER_NAME"
     echo "BROKER_NAME=broker-a; export BROKER_NAME"
     echo "BROKER_ADDR=127.0.0.1:$BROKER_PORT_1; export BROKER_ADDR"
