@@ -48,7 +48,7 @@ down() {
   [ -n "$project" ] && (cd "$WORK/$project" && podman-compose -p "$project" -f "$file" down >/dev/null 2>&1) || true
   project=""
 }
-trap 'down; rm -rf "$WORK"' EXIT
+trap 'down; podman rm -f rmqcontroller >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 
 # healthy CONTAINER: until its healthcheck passes (30 s).
 healthy() {
