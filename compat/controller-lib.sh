@@ -2,7 +2,8 @@
 # compat/controller-ha-suite.sh (three, in network namespaces) both do with
 # their servers (POSIX sh, sourced after ref-servers.sh's functions, not
 # run): broker_count, check_broker_words, write_controller_conf,
-# write_controller_broker_conf, spawn_controller_in and spawn_broker_in.
+# write_controller_broker_conf, spawn_controller_in and spawn_broker_in
+# (both through spawn_server_in).
 # Each spawn takes an optional PREFIX, the words that run the server (ip
 # netns exec NS for the namespaces), and gives the server what
 # ref-servers.sh gives its own: ROCKETMQ_HOME, -Duser.home=DIR (Java) or
@@ -78,42 +79,42 @@ CONF
   if [ -n "${BROKER_CONF_EXTRA:-}" ]; then printf '%s\n' "$BROKER_CONF_EXTRA" >>"$1/broker.conf"; fi
 }
 
-# spawn_controller_in DIR IMPL [PREFIX...]: the stand-alone controller
-# (java: ControllerStartup; go: RMQGO_CONTROLLER_BIN) on DIR/controller.conf.
-spawn_controller_in() {
-  dir=$1 impl=$2
-  shift 2
-  case $impl in
+# spawn_server_in DIR IMPL NAME [PREFIX...]: server NAME (controller or
+# broker) on DIR/NAME.conf: java runs its Startup class (ControllerStartup,
+# BrokerStartup) with that server's heap and flags and its logback file, go
+# runs RMQGO_CONTROLLER_BIN or RMQGO_BROKER_BIN. (Its variables are ss_*:
+# a sourced function's variables are the caller's too.)
+spawn_server_in() {
+  ss_dir=$1 ss_impl=$2 ss_name=$3
+  shift 3
+  case $ss_name in
+    controller) ss_jvm="$CONTROLLER_JAVA_HEAP $CONTROLLER_JAVA_FLAGS" ss_main=org.apache.rocketmq.controller.ControllerStartup ss_bin=${RMQGO_CONTROLLER_BIN:-} ;;
+    broker) ss_jvm="$BROKER_JAVA_HEAP $JAVA_FLAGS" ss_main=org.apache.rocketmq.broker.BrokerStartup ss_bin=${RMQGO_BROKER_BIN:-} ;;
+  esac
+  case $ss_impl in
     java)
       # shellcheck disable=SC2086
-      spawn "$dir" "$@" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $CONTROLLER_JAVA_HEAP $CONTROLLER_JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
-        -Drmq.logback.configurationFile=rmq.controller.logback.xml \
-        -cp "$(cat "$SERVER_CP")" org.apache.rocketmq.controller.ControllerStartup -c "$dir/controller.conf"
+      spawn "$ss_dir" "$@" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
+        java $ss_jvm $SERVER_JAVA_OPT_EXT -Duser.home="$ss_dir" -Drmq.logback.configurationFile=rmq.$ss_name.logback.xml \
+        -cp "$(cat "$SERVER_CP")" "$ss_main" -c "$ss_dir/$ss_name.conf"
       ;;
     go)
-      spawn "$dir" "$@" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" \
-        RMQGO_LINE=5 "$RMQGO_CONTROLLER_BIN" -c "$dir/controller.conf"
+      spawn "$ss_dir" "$@" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$ss_dir $SERVER_JAVA_OPT_EXT" \
+        RMQGO_LINE=5 "$ss_bin" -c "$ss_dir/$ss_name.conf"
       ;;
   esac
 }
 
-# spawn_broker_in DIR IMPL [PREFIX...]: a broker (java: BrokerStartup; go:
-# RMQGO_BROKER_BIN) on DIR/broker.conf.
-spawn_broker_in() {
-  dir=$1 impl=$2
+# spawn_controller_in DIR IMPL [PREFIX...]: the stand-alone controller.
+spawn_controller_in() {
+  ss_dir=$1 ss_impl=$2
   shift 2
-  case $impl in
-    java)
-      # shellcheck disable=SC2086
-      spawn "$dir" "$@" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" \
-        java $BROKER_JAVA_HEAP $JAVA_FLAGS $SERVER_JAVA_OPT_EXT -Duser.home="$dir" \
-        -Drmq.logback.configurationFile=rmq.broker.logback.xml \
-        -cp "$(cat "$SERVER_CP")" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf"
-      ;;
-    go)
-      spawn "$dir" "$@" env ROCKETMQ_HOME="$ROCKETMQ_HOME_DIR" JAVA_OPT_EXT="-Duser.home=$dir $SERVER_JAVA_OPT_EXT" \
-        RMQGO_LINE=5 "$RMQGO_BROKER_BIN" -c "$dir/broker.conf"
-      ;;
-  esac
+  spawn_server_in "$ss_dir" "$ss_impl" controller "$@"
+}
+
+# spawn_broker_in DIR IMPL [PREFIX...]: a broker.
+spawn_broker_in() {
+  ss_dir=$1 ss_impl=$2
+  shift 2
+  spawn_server_in "$ss_dir" "$ss_impl" broker "$@"
 }
