@@ -300,30 +300,3 @@ func (c *Client) Close() {
 	c.readers.Wait()
 	c.opts.Router.Stop()
 }
-
-// connWriter writes whole frames to a net.Conn, one writer at a time.
-type connWriter struct {
-	mu      sync.Mutex
-	conn    net.Conn
-	timeout time.Duration
-}
-
-func (w *connWriter) writeFrame(frame []byte) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_ = w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
-	_, err := w.conn.Write(frame)
-	return err
-}
-
-func (w *connWriter) writeFrameParts(parts [][]byte, done func()) error {
-	defer done()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_ = w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
-	bufs := net.Buffers(parts)
-	_, err := bufs.WriteTo(w.conn)
-	return err
-}
-
-func (w *connWriter) close() error { return w.conn.Close() }

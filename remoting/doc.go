@@ -46,5 +46,6 @@
 //	haproxy.go          the HAProxy PROXY protocol header a load balancer opens a connection with
 //	stream_writer.go    the writer goroutine of a TLS connection (served off gnet)
 //	client.go           Client: outbound connections, one per address
+//	client_writer.go    a dialled connection's writer: concurrent callers' frames in one writev
 //	inprocess.go        InProcess: a server of the same process reached without a socket
 package remoting

@@ -8,6 +8,11 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"go.uber.org/zap"
+
+	"github.com/rmqgo/rmqgo/conf"
+	"github.com/rmqgo/rmqgo/internal/startup"
 )
 
 // subcommand is one kind of load.
@@ -44,6 +49,9 @@ var subcommands = map[string]subcommand{
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// RMQGO_PPROF profiles the load generator itself, whose CPU shares the
+	// machine with the servers it measures.
+	startup.ServeProfiles(conf.EnvFromOS(), zap.NewNop())
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
