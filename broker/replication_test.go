@@ -2,17 +2,23 @@ package broker
 
 import (
 	"bytes"
+	"encoding/binary"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/remoting"
+	"github.com/rmqgo/rmqgo/store"
 )
 
 // pairNamesrv is a name server for a master and its slave: it answers a
@@ -118,4 +124,67 @@ func TestSyncMasterWithoutSlaveAnswersSlaveNotAvailable(t *testing.T) {
 	eventually(t, func() bool {
 		return invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("y"), nil), []byte("y"))).Code == int32(remoting.Success)
 	}, "a send the slave acknowledged")
+}
+
+func TestSyncMasterAnswersEveryConcurrentSendOnceTheSlaveHasIt(t *testing.T) {
+	ns := startMasterNamesrv(t)
+	c := testConfigs(t.TempDir(), ns.addr)
+	c.Store.BrokerRole = conf.SyncMaster
+	master := startBroker(t, c, nil)
+	ns.master.Store(master)
+	slave := startBroker(t, slaveConfigs(t.TempDir(), ns.addr), nil)
+	eventually(t, func() bool { return slave.ha.client.Connected() && master.ha.master.Slaves() == 1 }, "slave connected")
+	cl := newClient(t, nil)
+	const senders, each = 32, 25
+	offsets := make(chan string, senders*each)
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				body := []byte(strconv.Itoa(s*each + i))
+				resp := invoke(t, cl, master.Addr(), withBody(sendRequest("HA4", 0, body, nil), body))
+				if !assert.Equal(t, int32(remoting.Success), resp.Code, resp.Remark) {
+					return
+				}
+				_, at, err := store.DecodeMessageID(resp.ExtString("msgId"))
+				assert.NoError(t, err)
+				assert.Greater(t, slave.store.CommitLogMaxOffset(), at, "answered before the slave had it")
+				offsets <- resp.ExtString("queueOffset")
+			}
+		}()
+	}
+	wg.Wait()
+	close(offsets)
+	seen := map[string]bool{}
+	for o := range offsets {
+		require.False(t, seen[o], "queue offset %s answered twice", o)
+		seen[o] = true
+	}
+	require.Len(t, seen, senders*each, "every send answered with its own queue offset")
+	require.GreaterOrEqual(t, master.ha.master.AckedOffset(), master.store.CommitLogMaxOffset(), "the slave acked all")
+}
+
+func TestSyncMasterWhoseSlaveNeverAcksAnswersFlushSlaveTimeout(t *testing.T) {
+	ns := startMasterNamesrv(t)
+	c := testConfigs(t.TempDir(), ns.addr)
+	c.Store.BrokerRole = conf.SyncMaster
+	c.Store.SyncFlushTimeout = 300
+	master := startBroker(t, c, nil)
+	// A slave that reports where it is once and then never again: connected
+	// and close enough (SlaveOK), but no put it waits for is acknowledged.
+	hc, err := net.Dial("tcp", master.ha.master.Addr())
+	require.NoError(t, err)
+	defer hc.Close()
+	report := binary.BigEndian.AppendUint64(nil, uint64(master.store.CommitLogMaxOffset()))
+	_, err = hc.Write(report)
+	require.NoError(t, err)
+	eventually(t, func() bool { return master.ha.master.Slaves() == 1 }, "the silent slave connected")
+	cl := newClient(t, nil)
+	began := time.Now()
+	resp := invoke(t, cl, master.Addr(), withBody(sendRequest("HA5", 0, []byte("x"), nil), []byte("x")))
+	require.Equal(t, int32(remoting.FlushSlaveTimeout), resp.Code, resp.Remark)
+	require.NotEmpty(t, resp.ExtString("msgId"), "stored: the ids go back with the code")
+	require.GreaterOrEqual(t, time.Since(began), 300*time.Millisecond, "not before syncFlushTimeout")
 }

@@ -253,13 +253,15 @@ const pullsPerConnection = 4
 const waitingSendWorkers = 256
 
 // sendWorkers is sendMessageThreadPoolNums, raised to waitingSendWorkers
-// when a put waits for a flush or a slave's ack. Java's send processor
+// when a put may wait for a flush or a slave's ack. Java's send processor
 // hands such a put to a CompletableFuture and frees its thread, so its few
-// threads are never the limit; ours wait in the worker, and two workers
-// waiting a round trip each capped a SYNC_MASTER near 4,000 sends a second
-// whatever the number of producers (bench/ha-bench.sh). Group commit and
-// the slave's acks serve every waiting put at once, so more waiting
-// workers mean bigger groups, not more work.
+// threads are never the limit. A send here that waits for replicas is
+// answered later too (sendOutcome.answerLater) and frees its worker; a
+// SYNC_FLUSH put and a consumer's send-back still wait in theirs, and two
+// workers waiting a round trip each capped a SYNC_MASTER near 4,000 sends
+// a second whatever the number of producers (bench/ha-bench.sh). Group
+// commit and the slave's acks serve every waiting put at once, so more
+// waiting workers mean bigger groups, not more work.
 func sendWorkers(set *settings) int {
 	n := int(max(set.Broker.SendMessageThreadPoolNums, 1))
 	if set.Store.FlushDiskType == conf.SyncFlush || set.Store.BrokerRole == conf.SyncMaster || set.Broker.EnableControllerMode {

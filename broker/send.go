@@ -15,6 +15,11 @@ package broker
 // extra fields MSG_REGION and TRACE_ON; or TOPIC_NOT_EXIST, NO_PERMISSION, MESSAGE_ILLEGAL,
 // SYSTEM_ERROR, SYSTEM_BUSY, FLUSH_DISK_TIMEOUT, SERVICE_NOT_AVAILABLE with
 // Java's remarks.
+//
+// A put that waits for replicas (SYNC_MASTER, controller mode) frees its
+// worker, as Java's CompletableFuture does: the answer is sent from the
+// goroutine that read the covering ack, or from the timeout's timer
+// (sendOutcome.answerLater).
 
 import (
 	"fmt"
@@ -152,26 +157,67 @@ func (s *sendService) sendMessage(req *remoting.Request) *remoting.Command {
 	if s.metrics != nil {
 		msgType = messageType(props)
 	}
+	o := &sendOutcome{s: s, req: req, resp: resp, h: h, props: props, uniq: uniq, msgType: msgType,
+		queueID: queueID, set: set, batch: isBatchSend(req.Cmd, h), written: h.topic}
 	var res store.PutResult
-	written := h.topic
-	batch := isBatchSend(req.Cmd, h)
-	if batch {
-		res, f = s.putBatch(req.Cmd, h, props, queueID, bornHost, set)
+	if o.batch {
+		res, f = s.putBatch(req.Cmd, h, props, queueID, bornHost, set, o)
 	} else {
-		res, written, f = s.putOne(req.Cmd, h, props, tc, queueID, bornHost, set)
+		res, f = s.putOne(req.Cmd, h, props, tc, queueID, bornHost, set, o)
 	}
-	if f != nil {
+	switch {
+	case f != nil:
 		return fail(resp, f)
+	case o.pending:
+		return nil // answered by o.answerLater once the replicas have it
 	}
-	s.stats.stored(h.topic, res)
-	s.metrics.stored(written, msgType, s.line.IsSystemTopic(written), res)
-	s.putResponse(resp, res, uniq, queueID, set)
+	return o.answer(res)
+}
+
+// sendOutcome is what a send's answer is made of once its put is done:
+// at once, or later when the put waits for replicas.
+type sendOutcome struct {
+	s       *sendService
+	req     *remoting.Request
+	resp    *remoting.Command
+	h       *sendHeader
+	props   *msgProps
+	uniq    string
+	msgType string
+	queueID int32
+	set     *settings
+	batch   bool
+	// written is the topic the put wrote under (the half, schedule or
+	// timer topic when it was redirected).
+	written string
+	// pending is set when the put went on waiting for replicas.
+	pending bool
+}
+
+// answer records the stored message and makes the send's answer.
+func (o *sendOutcome) answer(res store.PutResult) *remoting.Command {
+	s := o.s
+	s.stats.stored(o.h.topic, res)
+	s.metrics.stored(o.written, o.msgType, s.line.IsSystemTopic(o.written), res)
+	s.putResponse(o.resp, res, o.uniq, o.queueID, o.set)
 	if s.line.five() && putStored(res) {
-		if handle := recallHandleOf(batch, props, set.Broker.BrokerName); handle != "" {
-			resp.SetExt("recallHandle", handle)
+		if handle := recallHandleOf(o.batch, o.props, o.set.Broker.BrokerName); handle != "" {
+			o.resp.SetExt("recallHandle", handle)
 		}
 	}
-	return resp
+	return o.resp
+}
+
+// answerLater answers the send from the goroutine that completed its put.
+func (o *sendOutcome) answerLater(res store.PutResult) { o.req.Answer(o.answer(res)) }
+
+// put stores msgs under topic for the send o: when the put waits for
+// replicas, it marks o pending and the answer goes later.
+func (s *sendService) put(o *sendOutcome, topic string, msgs []store.Message) store.PutResult {
+	o.written = topic
+	res, now := s.store.PutMessagesLater(msgs, o.answerLater)
+	o.pending = !now
+	return res
 }
 
 // isBatchSend tells a batch: Java decides by the header's batch field (a
@@ -229,13 +275,15 @@ func topicConfigString(tc protocol.TopicConfig) string {
 	return tc.JavaString(protocol.Line4)
 }
 
-// putOne stores a single message; written is the topic it was written
-// under (the half, schedule or timer topic when it was redirected).
-func (s *sendService) putOne(cmd *remoting.Command, h *sendHeader, props *msgProps, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort, set *settings) (res store.PutResult, written string, f *failure) {
+// putOne stores a single message for the send o, setting o.written to
+// the topic it was written under (the half, schedule or timer topic when
+// it was redirected).
+func (s *sendService) putOne(cmd *remoting.Command, h *sendHeader, props *msgProps, tc protocol.TopicConfig, queueID int32, bornHost netip.AddrPort, set *settings, o *sendOutcome) (res store.PutResult, f *failure) {
 	topic := h.topic
 	if isRetryTopic(topic) {
 		if topic, queueID, f = s.retryOrDLQ(h, queueID); f != nil {
-			return store.PutResult{}, topic, f
+			o.written = topic
+			return store.PutResult{}, f
 		}
 	}
 	props.set(propCluster, set.Broker.BrokerClusterName)
@@ -249,14 +297,14 @@ func (s *sendService) putOne(cmd *remoting.Command, h *sendHeader, props *msgPro
 		StoreHost: s.id.storeHost(), ReconsumeTimes: h.reconsumeTimes,
 	}
 	if v, _ := props.get(propTransactionPrepared); v == "true" {
-		res, f = s.putHalf(m, props, set)
-		return res, m.Topic, f
+		return s.putHalf(m, props, set, o)
 	}
 	if f := s.redirects.toTimerTopic(m, props); f != nil {
-		return store.PutResult{}, topic, f
+		o.written = topic
+		return store.PutResult{}, f
 	}
 	s.redirects.toScheduleTopic(m, props)
-	return s.store.PutMessage(m), m.Topic, nil
+	return s.put(o, m.Topic, []store.Message{*m}), nil
 }
 
 // putResponse maps a store result onto the response, as

@@ -52,7 +52,7 @@ func decodeBatch(body []byte) ([]batchEntry, bool) {
 // putBatch stores a SEND_BATCH_MESSAGE as CommitLog's batch encoder
 // does: every message gets the batch's properties (the header's, plus
 // CLUSTER) appended to its own.
-func (s *sendService) putBatch(cmd *remoting.Command, h *sendHeader, batchProps *msgProps, queueID int32, bornHost netip.AddrPort, set *settings) (store.PutResult, *failure) {
+func (s *sendService) putBatch(cmd *remoting.Command, h *sendHeader, batchProps *msgProps, queueID int32, bornHost netip.AddrPort, set *settings, o *sendOutcome) (store.PutResult, *failure) {
 	if len(h.topic) > topicMaxLength {
 		return store.PutResult{}, &failure{remoting.MessageIllegal, "message topic length too long " + itoa(len(h.topic))}
 	}
@@ -84,5 +84,5 @@ func (s *sendService) putBatch(cmd *remoting.Command, h *sendHeader, batchProps 
 			StoreHost: storeHost, ReconsumeTimes: h.reconsumeTimes,
 		}
 	}
-	return s.store.PutMessages(msgs), nil
+	return s.put(o, h.topic, msgs), nil
 }

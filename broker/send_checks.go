@@ -65,7 +65,7 @@ func (s *sendService) retryOrDLQ(h *sendHeader, queueID int32) (string, int32, *
 // TransactionalMessageBridge.parseHalfMessageInner does: the real topic
 // and queue in properties, the message itself on queue 0 of
 // RMQ_SYS_TRANS_HALF_TOPIC with the transaction type bits cleared.
-func (s *sendService) putHalf(m *store.Message, props *msgProps, set *settings) (store.PutResult, *failure) {
+func (s *sendService) putHalf(m *store.Message, props *msgProps, set *settings, o *sendOutcome) (store.PutResult, *failure) {
 	if set.Broker.RejectTransactionMessage {
 		return store.PutResult{}, &failure{remoting.NoPermission, "the broker[" + set.Broker.BrokerIP1 + "] sending transaction message is forbidden"}
 	}
@@ -75,5 +75,5 @@ func (s *sendService) putHalf(m *store.Message, props *msgProps, set *settings) 
 	m.Topic, m.QueueID = TopicTransHalf, 0
 	m.Properties = props.encode(s.line)
 	s.topics.createForRetry(TopicTransHalf, 1, protocol.PermWrite|protocol.PermRead, 0)
-	return s.store.PutMessage(m), nil
+	return s.put(o, m.Topic, []store.Message{*m}), nil
 }

@@ -41,6 +41,7 @@ type sendStore interface {
 	messageWriter
 	messageReader
 	PutMessages(msgs []store.Message) store.PutResult
+	PutMessagesLater(msgs []store.Message, done func(store.PutResult)) (store.PutResult, bool)
 	IsOSPageCacheBusy() bool
 }
 

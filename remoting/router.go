@@ -281,6 +281,21 @@ func (p *Pool) serve(t *routedRequest) {
 	t.reply(p.log, t.h(&t.Request))
 }
 
+// Answer sends resp for a request whose handler returned nil to answer it
+// later (a put completed when its slave's ack came), from any goroutine,
+// as the pool would have: with the request's opaque, not for a oneway
+// request, and told to the router's observer.
+func (r *Request) Answer(resp *Command) {
+	log := nopLog
+	if r.pool != nil {
+		log = r.pool.log
+	}
+	r.reply(log, resp)
+}
+
+// nopLog logs nothing (a request answered outside any pool).
+var nopLog = zap.NewNop()
+
 // reply sends resp for the request unless the request is oneway or resp
 // is nil, and tells the observer of a response made (also one not sent
 // because the request was oneway, as Java records it).

@@ -116,6 +116,7 @@ func (h *AutoSwitchHA) Close() error {
 	h.client = nil
 	h.mu.Unlock()
 	h.cancel()
+	h.waiters.close() // the puts waiting for acks fail (FLUSH_SLAVE_TIMEOUT)
 	var err error
 	if h.ln != nil {
 		err = h.ln.Close()

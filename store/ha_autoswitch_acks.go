@@ -18,7 +18,6 @@ package store
 // these; so does this store.
 
 import (
-	"context"
 	"math"
 	"slices"
 	"time"
@@ -33,28 +32,19 @@ func (s *Store) enoughInSyncReplicas(m *Message) bool {
 	return h == nil || h.InSyncReplicasNums() >= s.opts.AutoSwitch.MinInSyncReplicas
 }
 
-// autoSwitchReplicated is rules 2-4 for a put that ends at end.
-func (s *Store) autoSwitchReplicated(m *Message, end int64) PutStatus {
+// autoSwitchReplicaWait is rules 2-4 for a put that ends at end.
+func (s *Store) autoSwitchReplicaWait(m *Message, end int64) replicaWait {
 	o := &s.opts.AutoSwitch
 	h := s.autoHA.Load()
 	if h == nil || !waitStoreMsgOK(m) || (!o.AllAckInSyncStateSet && o.InSyncReplicas <= 1) {
-		return PutOK
+		return replicaWait{}
 	}
 	timeout := o.SlaveTimeout
 	if timeout <= 0 {
 		timeout = s.opts.SyncFlushTimeout
 	}
-	ctx, cancel := context.WithTimeout(h.ctx, timeout)
-	defer cancel()
-	if !h.waitAcks(ctx, end) {
-		return PutFlushSlaveTimeout
-	}
-	return PutOK
-}
-
-// waitAcks blocks until the acks rule holds for end or ctx ends.
-func (h *AutoSwitchHA) waitAcks(ctx context.Context, end int64) bool {
-	return h.waiters.wait(ctx, end)
+	return replicaWait{waiters: &h.waiters, end: end, timeout: timeout,
+		reason: "the in-sync replicas did not acknowledge the message in time"}
 }
 
 // releaseAcks recomputes the offset the acks rule holds for and wakes

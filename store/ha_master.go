@@ -32,7 +32,6 @@ package store
 
 import (
 	"bufio"
-	"context"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -158,26 +157,20 @@ func (m *HAMaster) SlaveOK(putEnd int64) bool {
 	return m.Slaves() > 0 && putEnd-m.acked.Load() < m.s.opts.HA.SlaveFallbehindMax
 }
 
-// WaitAcked blocks until a slave has acknowledged offset or ctx ends; it
-// reports whether the ack came.
-func (m *HAMaster) WaitAcked(ctx context.Context, offset int64) bool {
-	return m.waiters.wait(ctx, offset)
-}
+// noSlaveAck is the reason of a SYNC_MASTER put's SLAVE_NOT_AVAILABLE and
+// FLUSH_SLAVE_TIMEOUT.
+const noSlaveAck = "no slave acknowledged the message"
 
-// replicated is Java's handleHA for a SYNC_MASTER put that ends at end:
-// SLAVE_NOT_AVAILABLE without a slave close enough, FLUSH_SLAVE_TIMEOUT
-// when none acknowledges end within syncFlushTimeout.
-func (s *Store) replicated(end int64) PutStatus {
+// classicReplicaWait is Java's handleHA for a SYNC_MASTER put that ends at
+// end: SLAVE_NOT_AVAILABLE (and no wait) without a slave close enough,
+// else a wait for a slave's ack of end, FLUSH_SLAVE_TIMEOUT after
+// syncFlushTimeout.
+func (s *Store) classicReplicaWait(end int64) (replicaWait, PutStatus) {
 	m := s.haMaster.Load()
 	if m == nil || !m.SlaveOK(end) {
-		return PutSlaveNotAvailable
+		return replicaWait{reason: noSlaveAck}, PutSlaveNotAvailable
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.SyncFlushTimeout)
-	defer cancel()
-	if !m.WaitAcked(ctx, end) {
-		return PutFlushSlaveTimeout
-	}
-	return PutOK
+	return replicaWait{waiters: &m.waiters, end: end, timeout: s.opts.SyncFlushTimeout, reason: noSlaveAck}, PutOK
 }
 
 // noteAck raises the acknowledged offset to off.

@@ -77,27 +77,79 @@ func (s *Store) PutMessage(m *Message) PutResult {
 // PutMessages appends messages of one topic and queue as consecutive
 // records with consecutive queue offsets, in one file (Java's batch put:
 // each message its own record). Every message must have the batch's
-// topic, queue, transaction type, hosts and born time.
+// topic, queue, transaction type, hosts and born time. On a master whose
+// puts wait for replicas it blocks until they have the messages or the
+// wait times out.
 func (s *Store) PutMessages(msgs []Message) PutResult {
 	began := time.Now()
-	res := s.putMessages(msgs)
+	res, rw := s.putMessages(msgs)
+	if rw.waits() {
+		res = rw.outcome(res, rw.waiters.wait(rw.end, rw.timeout))
+	}
 	s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
 	return res
 }
 
-func (s *Store) putMessages(msgs []Message) PutResult {
+// PutMessagesLater is PutMessages for a caller that can take the result
+// later. When the put has to wait for replicas (a SYNC_MASTER's slave, a
+// controller-mode master's acks), it returns ok false at once and calls
+// done with the result from the goroutine that ends the wait: the one
+// that read the covering ack, or the timer of the wait's timeout. Else it
+// returns the result and ok true, and done is never called.
+func (s *Store) PutMessagesLater(msgs []Message, done func(PutResult)) (PutResult, bool) {
+	began := time.Now()
+	res, rw := s.putMessages(msgs)
+	if rw.waits() {
+		stored := res
+		now, replicated := rw.waiters.then(rw.end, rw.timeout, func(replicated bool) {
+			res := rw.outcome(stored, replicated)
+			s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
+			done(res)
+		})
+		if !now {
+			return PutResult{}, false
+		}
+		res = rw.outcome(res, replicated)
+	}
+	s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
+	return res, true
+}
+
+// replicaWait is what a stored put still waits for: the replicas to have
+// end, on waiters, for at most timeout (FLUSH_SLAVE_TIMEOUT with reason
+// after it). No waiters: it waits for nothing.
+type replicaWait struct {
+	waiters *ackWaiters
+	end     int64
+	timeout time.Duration
+	reason  string
+}
+
+func (rw replicaWait) waits() bool { return rw.waiters != nil }
+
+// outcome is res once the wait ended, replicated or not.
+func (rw replicaWait) outcome(res PutResult, replicated bool) PutResult {
+	if !replicated {
+		res.Status, res.Reason = PutFlushSlaveTimeout, rw.reason
+	}
+	return res
+}
+
+// putMessages appends and, with SYNC_FLUSH, waits for the disk; it tells
+// what the put still waits for.
+func (s *Store) putMessages(msgs []Message) (PutResult, replicaWait) {
 	if res, ok := s.refusePut(msgs); !ok {
-		return res
+		return res, replicaWait{}
 	}
 	if !s.enoughInSyncReplicas(&msgs[0]) {
-		return PutResult{Status: PutInSyncReplicasNotEnough, Reason: "in-sync replicas not enough"}
+		return PutResult{Status: PutInSyncReplicasNotEnough, Reason: "in-sync replicas not enough"}, replicaWait{}
 	}
 	bufp := encodeBufs.Get().(*[]byte)
 	defer func() { *bufp = (*bufp)[:0]; encodeBufs.Put(bufp) }()
 	batch, res, ok := s.encode(msgs, (*bufp)[:0])
 	*bufp = batch.buf
 	if !ok {
-		return res
+		return res, replicaWait{}
 	}
 	ar, err := s.cl.append(&batch)
 	if err != nil {
@@ -105,7 +157,7 @@ func (s *Store) putMessages(msgs []Message) PutResult {
 		if errors.Is(err, ErrCreateFile) {
 			status = PutCreateMappedFileFailed
 		}
-		return PutResult{Status: status, Reason: err.Error()}
+		return PutResult{Status: status, Reason: err.Error()}, replicaWait{}
 	}
 	res = PutResult{Status: PutOK, WroteOffset: ar.wroteOffset, WroteBytes: ar.wroteBytes,
 		QueueOffset: ar.queueOffset, MsgNum: len(msgs), StoreTimestamp: ar.storeTimestamp,
@@ -117,15 +169,15 @@ func (s *Store) putMessages(msgs []Message) PutResult {
 	}
 	switch end := ar.wroteOffset + int64(ar.wroteBytes); {
 	case s.opts.ControllerMode:
-		if st := s.autoSwitchReplicated(&msgs[0], end); st != PutOK {
-			res.Status, res.Reason = st, "the in-sync replicas did not acknowledge the message in time"
-		}
+		return res, s.autoSwitchReplicaWait(&msgs[0], end)
 	case s.opts.SyncMaster && waitStoreMsgOK(&msgs[0]):
-		if st := s.replicated(end); st != PutOK {
-			res.Status, res.Reason = st, "no slave acknowledged the message"
+		rw, st := s.classicReplicaWait(end)
+		if st != PutOK {
+			res.Status, res.Reason = st, rw.reason
 		}
+		return res, rw
 	}
-	return res
+	return res, replicaWait{}
 }
 
 // waitStoreMsgOK is the message's WAIT property: true unless it says
