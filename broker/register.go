@@ -16,10 +16,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/rmqgo/rmqgo/conf"
 	"github.com/rmqgo/rmqgo/internal/protocol"
 	"github.com/rmqgo/rmqgo/remoting"
 )
@@ -41,14 +43,29 @@ type registrar struct {
 	// changed is signalled when a topic is created or changed, so that the
 	// name servers learn of it at once.
 	changed chan struct{}
-	mu      sync.Mutex // one registration round at a time
+	// roleChanged is signalled by a controller-mode role change (see
+	// masterRegisterRetries).
+	roleChanged chan struct{}
+	// masterRetryDelay spaces those registrations (a second).
+	masterRetryDelay time.Duration
+	mu               sync.Mutex // one registration round at a time
 }
+
+// masterRegisterRetries bounds the registrations, a second apart, of a
+// controller-mode broker turned slave whose name servers do not answer
+// with its new master's HA address yet: the new master's own registration
+// races the slave's, and until a name server has it, the slave has no
+// address to replicate from. Java's slave waits for its next periodic
+// registration (30 s); a three-broker group killed 100 times here had its
+// other slave out of the SyncStateSet for 26 s a round, half the rounds.
+const masterRegisterRetries = 30
 
 // newRegistrar builds the registrar; clientTLS, when set, makes its
 // connections to the name servers TLS (useTLS).
 func newRegistrar(log *zap.Logger, l line, live *liveSettings, id *identity, topics *topicTable,
 	clientTLS *tls.Config) *registrar {
-	return &registrar{log: log, line: l, settings: live, id: id, topics: topics, changed: make(chan struct{}, 1),
+	return &registrar{log: log, line: l, settings: live, id: id, topics: topics,
+		changed: make(chan struct{}, 1), roleChanged: make(chan struct{}, 1), masterRetryDelay: time.Second,
 		client: remoting.NewClient(remoting.ClientOptions{Logger: log, DialTimeout: 3 * time.Second, TLSConfig: clientTLS})}
 }
 
@@ -71,10 +88,30 @@ func (r *registrar) topicChanged() {
 	}
 }
 
-// loop registers every period and on topic changes until stop.
+// roleChangedNow asks for a registration now, repeated while a slave's
+// master is unknown (masterRegisterRetries).
+func (r *registrar) roleChangedNow() {
+	select {
+	case r.roleChanged <- struct{}{}:
+	default:
+	}
+}
+
+// loop registers every period, on topic changes and on role changes until
+// stop.
 func (r *registrar) loop(stop <-chan struct{}) {
 	tick := time.NewTicker(r.settings.load().RegisterPeriod)
 	defer tick.Stop()
+	var retry <-chan time.Time
+	retries := 0
+	afterRoleChange := func() {
+		retry = nil
+		if r.registerAll(false) || !r.awaitsMaster() || retries >= masterRegisterRetries {
+			return
+		}
+		retries++
+		retry = time.After(r.masterRetryDelay)
+	}
 	for {
 		select {
 		case <-stop:
@@ -83,8 +120,20 @@ func (r *registrar) loop(stop <-chan struct{}) {
 			r.registerAll(false)
 		case <-r.changed:
 			r.registerAll(false)
+		case <-r.roleChanged:
+			retries = 0
+			afterRoleChange()
+		case <-retry:
+			afterRoleChange()
 		}
 	}
+}
+
+// awaitsMaster tells a controller-mode slave, which learns its master's HA
+// address from the name servers.
+func (r *registrar) awaitsMaster() bool {
+	set := r.settings.load()
+	return set.Broker.EnableControllerMode && set.Store.BrokerRole == conf.Slave
 }
 
 // registerNow registers with every name server and returns once they
@@ -92,33 +141,39 @@ func (r *registrar) loop(stop <-chan struct{}) {
 func (r *registrar) registerNow() { r.registerAll(false) }
 
 // registerAll sends REGISTER_BROKER to every name server in parallel and
-// waits for them (or their timeout).
-func (r *registrar) registerAll(oneway bool) {
+// waits for them (or their timeout); it tells whether an answer named a
+// master's HA address.
+func (r *registrar) registerAll(oneway bool) (masterKnown bool) {
 	if r.isolated != nil && r.isolated() {
 		r.log.Info("Skip register for broker is isolated")
-		return
+		return false
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	addrs := r.namesrvAddrs()
 	if len(addrs) == 0 {
-		return
+		return false
 	}
 	set := r.settings.load()
 	body := r.body(set)
 	var wg sync.WaitGroup
+	var known atomic.Bool
 	for _, addr := range addrs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.registerOne(addr, body, oneway, set)
+			if r.registerOne(addr, body, oneway, set) != "" {
+				known.Store(true)
+			}
 		}()
 	}
 	wg.Wait()
+	return known.Load()
 }
 
-// registerOne registers with one name server.
-func (r *registrar) registerOne(addr string, body []byte, oneway bool, set *settings) {
+// registerOne registers with one name server; it returns the master's HA
+// address the answer named ("" for none).
+func (r *registrar) registerOne(addr string, body []byte, oneway bool, set *settings) (masterHA string) {
 	c := set.Broker
 	req := remoting.NewRequest(remoting.RegisterBroker, map[string]string{
 		"brokerAddr": r.id.brokerAddr(), "brokerId": itoa(c.BrokerId), "brokerName": c.BrokerName,
@@ -136,7 +191,7 @@ func (r *registrar) registerOne(addr string, body []byte, oneway bool, set *sett
 		if err := r.client.InvokeOneway(addr, req); err != nil {
 			r.log.Warn("register broker to name server failed", zap.String("namesrv", addr), zap.Error(err))
 		}
-		return
+		return ""
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), set.RegisterTimeout)
 	defer cancel()
@@ -148,10 +203,12 @@ func (r *registrar) registerOne(addr string, body []byte, oneway bool, set *sett
 		r.log.Warn("register broker to name server refused", zap.String("namesrv", addr), zap.Int32("code", resp.Code), zap.String("remark", resp.Remark))
 	default:
 		r.log.Debug("register broker to name server OK", zap.String("namesrv", addr))
+		masterHA = resp.ExtString("haServerAddr")
 		if r.onMaster != nil {
-			r.onMaster(resp.ExtString("haServerAddr"), resp.ExtString("masterAddr"))
+			r.onMaster(masterHA, resp.ExtString("masterAddr"))
 		}
 	}
+	return masterHA
 }
 
 // body is the RegisterBrokerBody JSON of the current topic table.

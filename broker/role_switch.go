@@ -46,4 +46,4 @@ func (s *roleSwitch) becomeSlave(masterAddr string, epoch int32, controllerID in
 
 func (s *roleSwitch) setStateVersion(epoch int32) { s.topics.nextStateVersion(epoch) }
 
-func (s *roleSwitch) reregister() { go s.reg.registerAll(false) }
+func (s *roleSwitch) reregister() { s.reg.roleChangedNow() }
