@@ -17,9 +17,12 @@
 #                  waits for the slave's ack
 #
 # Load: rmqbench produce, THREADS synchronous senders, BODY-byte bodies, on a
-# topic of 4 queues made through TBW102. Prints each phase as it goes and at
-# the end a markdown table (also OUT_DIR/table.md, made by rmqbench ha-table
-# from OUT_DIR/results.jsonl) with Go ÷ Java ratios.
+# topic of 4 queues made through TBW102. Each measured phase is bracketed
+# by rmqbench proc of the master and the running slave (their CPU seconds),
+# so the tables show the CPU a message cost each broker besides TPS and
+# latency. Prints each phase as it goes and at the end the markdown tables
+# (also OUT_DIR/table.md, made by rmqbench ha-table from
+# OUT_DIR/results.jsonl) with Go ÷ Java ratios.
 #
 #   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh bench/ha-bench.sh
 #   PHASE_SECS=5 WARMUP_SECS=2 PAIRS=go RMQGO_BROKER_BIN=... sh bench/ha-bench.sh   # a quick look
@@ -89,6 +92,24 @@ to_sync_master() {
   done
 }
 
+# brokers_cpu IMPL PHASE AT: a proc line (CPU seconds so far) of the master
+# and, when it runs, the slave, labelled for ha-table.
+brokers_cpu() {
+  for b in broker-a broker-a-slave; do
+    [ -f "$RUN_DIR/$b/pid" ] || continue
+    pid=$(cat "$RUN_DIR/$b/pid")
+    kill -0 "$pid" 2>/dev/null || continue
+    "$RMQBENCH_BIN" proc -pid "$pid" | label pair="$1" phase="$2" broker="$b" at="$3" >>"$RESULTS"
+  done
+}
+
+# measure IMPL PHASE: sync_measure bracketed by brokers_cpu.
+measure() {
+  brokers_cpu "$1" "$2" before
+  sync_measure "$1" "$2" || return 1
+  brokers_cpu "$1" "$2" after
+}
+
 # bench IMPL: the phases against IMPL's pair.
 bench() {
   impl=$1
@@ -101,12 +122,12 @@ bench() {
   . "$RUN_DIR/env.sh"
   warmup "$impl" async || return 1
   servers stop-broker a-slave || return 1
-  sync_measure "$impl" async-alone || return 1
+  measure "$impl" async-alone || return 1
   catchup "$impl" || return 1
-  sync_measure "$impl" async-slave || return 1
+  measure "$impl" async-slave || return 1
   to_sync_master || return 1
   warmup "$impl" sync || return 1
-  sync_measure "$impl" sync-slave || return 1
+  measure "$impl" sync-slave || return 1
   servers_stop
 }
 

@@ -13,7 +13,11 @@ package main
 //     latency the wait for the ack adds with the slave running in both
 //     (sync-slave less async-slave, average), the share of the lone
 //     master's TPS it keeps, and the slave's catch-up rate (MB/s, rmqbench
-//     catchup).
+//     catchup);
+//  3. per pair and phase, the CPU a message sent cost the master and the
+//     slave (µs), from the proc lines ha-bench.sh takes of each broker
+//     before and after a phase (at=before/after, broker=broker-a or
+//     broker-a-slave): CPU seconds used over the phase ÷ messages sent.
 
 import (
 	"context"
@@ -38,12 +42,21 @@ type haLine struct {
 	P99Ms    float64 `json:"p99Ms"`
 	Failed   float64 `json:"failed"`
 	MBPerSec float64 `json:"mbPerSec"`
+	Messages float64 `json:"messages"`
+	Broker   string  `json:"broker"`
+	At       string  `json:"at"`
+	CPUSec   float64 `json:"cpuSec"`
 }
+
+// haBrokers are the brokers whose CPU the third table shows.
+var haBrokers = []string{"broker-a", "broker-a-slave"}
 
 // haPair is everything measured against one pair, by phase.
 type haPair struct {
 	phases map[string]haLine
-	skip   string
+	// cpu holds the proc lines by phase, broker and at.
+	cpu  map[[3]string]float64
+	skip string
 }
 
 func runHATable(_ context.Context, _ []string, stdout, stderr io.Writer) int {
@@ -62,7 +75,7 @@ func readHALines(r io.Reader) (map[string]*haPair, []string, error) {
 	err := decodeJSONLines(r, func(l haLine) {
 		p := pairs[l.Pair]
 		if p == nil {
-			p = &haPair{phases: map[string]haLine{}}
+			p = &haPair{phases: map[string]haLine{}, cpu: map[[3]string]float64{}}
 			pairs[l.Pair] = p
 			order = append(order, l.Pair)
 		}
@@ -71,6 +84,8 @@ func readHALines(r io.Reader) (map[string]*haPair, []string, error) {
 			p.skip = l.Reason
 		case "catchup":
 			p.phases["catchup"] = l
+		case "proc":
+			p.cpu[[3]string{l.Phase, l.Broker, l.At}] = l.CPUSec
 		default:
 			p.phases[l.Phase] = l
 		}
@@ -96,6 +111,33 @@ func (p *haPair) costFigures() []float64 {
 		mb = c.MBPerSec
 	}
 	return []float64{sync[1] - alone[1], sync[2] - alone[2], sync[1] - slave[1], sync[0] / alone[0], mb}
+}
+
+// cpuFigures are the µs of CPU a message sent in phase cost the master,
+// the slave and both: NaN when the phase was not measured, the slave's 0
+// when it was stopped (no lines of it).
+func (p *haPair) cpuFigures(phase string) []float64 {
+	sent := p.phases[phase].Messages
+	_, measured := p.cpu[[3]string{phase, haBrokers[0], "after"}]
+	if !measured || sent <= 0 {
+		return []float64{math.NaN(), math.NaN(), math.NaN()}
+	}
+	out := make([]float64, 0, 3)
+	sum := 0.0
+	for _, b := range haBrokers {
+		before, ok1 := p.cpu[[3]string{phase, b, "before"}]
+		after, ok2 := p.cpu[[3]string{phase, b, "after"}]
+		us := 0.0 // a stopped slave
+		if ok1 || ok2 {
+			us = math.NaN()
+		}
+		if ok1 && ok2 {
+			us = (after - before) * 1e6 / sent
+		}
+		out = append(out, us)
+		sum += us
+	}
+	return append(out, sum)
 }
 
 func writeHATables(w io.Writer, pairs map[string]*haPair, order []string) {
@@ -124,6 +166,31 @@ func writeHATables(w io.Writer, pairs map[string]*haPair, order []string) {
 	}
 	if both {
 		haRow(w, []string{"go ÷ java"}, ratios(goPair.costFigures(), java.costFigures()), nil, "×")
+	}
+	writeHACPUTable(w, pairs, order, both)
+}
+
+// writeHACPUTable is the third table, when some phase was measured.
+func writeHACPUTable(w io.Writer, pairs map[string]*haPair, order []string, both bool) {
+	measured := false
+	for _, p := range pairs {
+		measured = measured || len(p.cpu) > 0
+	}
+	if !measured {
+		return
+	}
+	fmt.Fprintln(w, "\n| pair | phase | master CPU µs a message | slave | both |\n|---|---|---|---|---|")
+	for _, name := range order {
+		if p := pairs[name]; p.skip == "" {
+			for _, ph := range haPhases {
+				haRow(w, []string{name, ph}, p.cpuFigures(ph), []string{"%.1f", "%.1f", "%.1f"}, "")
+			}
+		}
+	}
+	if both {
+		for _, ph := range haPhases {
+			haRow(w, []string{"go ÷ java", ph}, ratios(pairs["go"].cpuFigures(ph), pairs["java"].cpuFigures(ph)), nil, "×")
+		}
 	}
 }
 

@@ -44,3 +44,31 @@ func TestHATableSkippedPair(t *testing.T) {
 	assert.Contains(t, out.String(), "| go | skipped: the run failed |")
 	assert.NotContains(t, out.String(), "go ÷ java")
 }
+
+func TestHATableCPUAMessageFromTheBrokersProcLines(t *testing.T) {
+	procs := `{"pair":"java","phase":"sync-slave","kind":"produce","tps":5000,"messages":100000,"avgMs":4}
+{"pair":"java","phase":"sync-slave","kind":"proc","broker":"broker-a","at":"before","cpuSec":10}
+{"pair":"java","phase":"sync-slave","kind":"proc","broker":"broker-a","at":"after","cpuSec":16}
+{"pair":"java","phase":"sync-slave","kind":"proc","broker":"broker-a-slave","at":"before","cpuSec":3}
+{"pair":"java","phase":"sync-slave","kind":"proc","broker":"broker-a-slave","at":"after","cpuSec":5}
+{"pair":"java","phase":"async-alone","kind":"produce","tps":10000,"messages":200000,"avgMs":2}
+{"pair":"java","phase":"async-alone","kind":"proc","broker":"broker-a","at":"before","cpuSec":1}
+{"pair":"java","phase":"async-alone","kind":"proc","broker":"broker-a","at":"after","cpuSec":9}
+{"pair":"go","phase":"sync-slave","kind":"produce","tps":15000,"messages":300000,"avgMs":2}
+{"pair":"go","phase":"sync-slave","kind":"proc","broker":"broker-a","at":"before","cpuSec":0}
+{"pair":"go","phase":"sync-slave","kind":"proc","broker":"broker-a","at":"after","cpuSec":6}
+{"pair":"go","phase":"sync-slave","kind":"proc","broker":"broker-a-slave","at":"before","cpuSec":1}
+{"pair":"go","phase":"sync-slave","kind":"proc","broker":"broker-a-slave","at":"after","cpuSec":2.5}
+`
+	pairs, order, err := readHALines(strings.NewReader(procs))
+	require.NoError(t, err)
+	var out bytes.Buffer
+	writeHATables(&out, pairs, order)
+	s := out.String()
+	// java sync: 6 s and 2 s over 100000 messages; go: 6 s and 1.5 s over 300000
+	assert.Contains(t, s, "| java | sync-slave | 60.0 | 20.0 | 80.0 |\n")
+	assert.Contains(t, s, "| go | sync-slave | 20.0 | 5.0 | 25.0 |\n")
+	assert.Contains(t, s, "| go ÷ java | sync-slave | ×0.33 | ×0.25 | ×0.31 |\n")
+	assert.Contains(t, s, "| java | async-alone | 40.0 | 0.0 | 40.0 |\n", "the slave stopped costs nothing")
+	assert.Contains(t, s, "| go | async-alone | – | – | – |\n", "not measured")
+}
