@@ -108,13 +108,22 @@ func TestSlaveRefusesSend(t *testing.T) {
 	require.Contains(t, resp.Remark, "service not available now")
 }
 
-func TestSyncMasterWithoutSlaveAnswersSlaveNotAvailable(t *testing.T) {
+// startSyncMaster starts a SYNC_MASTER with syncFlushTimeout ms (0: the
+// default) and the name server its slaves learn it from.
+func startSyncMaster(t *testing.T, syncFlushTimeout int32) (*pairNamesrv, *Broker) {
 	ns := startMasterNamesrv(t)
 	c := testConfigs(t.TempDir(), ns.addr)
 	c.Store.BrokerRole = conf.SyncMaster
-	c.Store.SyncFlushTimeout = 200
+	if syncFlushTimeout > 0 {
+		c.Store.SyncFlushTimeout = syncFlushTimeout
+	}
 	master := startBroker(t, c, nil)
 	ns.master.Store(master)
+	return ns, master
+}
+
+func TestSyncMasterWithoutSlaveAnswersSlaveNotAvailable(t *testing.T) {
+	ns, master := startSyncMaster(t, 200)
 	cl := newClient(t, nil)
 	resp := invoke(t, cl, master.Addr(), withBody(sendRequest("HA3", 0, []byte("x"), nil), []byte("x")))
 	require.Equal(t, int32(remoting.SlaveNotAvailable), resp.Code)
@@ -127,11 +136,7 @@ func TestSyncMasterWithoutSlaveAnswersSlaveNotAvailable(t *testing.T) {
 }
 
 func TestSyncMasterAnswersEveryConcurrentSendOnceTheSlaveHasIt(t *testing.T) {
-	ns := startMasterNamesrv(t)
-	c := testConfigs(t.TempDir(), ns.addr)
-	c.Store.BrokerRole = conf.SyncMaster
-	master := startBroker(t, c, nil)
-	ns.master.Store(master)
+	ns, master := startSyncMaster(t, 0)
 	slave := startBroker(t, slaveConfigs(t.TempDir(), ns.addr), nil)
 	eventually(t, func() bool { return slave.ha.client.Connected() && master.ha.master.Slaves() == 1 }, "slave connected")
 	cl := newClient(t, nil)
@@ -167,11 +172,7 @@ func TestSyncMasterAnswersEveryConcurrentSendOnceTheSlaveHasIt(t *testing.T) {
 }
 
 func TestSyncMasterWhoseSlaveNeverAcksAnswersFlushSlaveTimeout(t *testing.T) {
-	ns := startMasterNamesrv(t)
-	c := testConfigs(t.TempDir(), ns.addr)
-	c.Store.BrokerRole = conf.SyncMaster
-	c.Store.SyncFlushTimeout = 300
-	master := startBroker(t, c, nil)
+	_, master := startSyncMaster(t, 300)
 	// A slave that reports where it is once and then never again: connected
 	// and close enough (SlaveOK), but no put it waits for is acknowledged.
 	hc, err := net.Dial("tcp", master.ha.master.Addr())
