@@ -30,7 +30,11 @@ package broker
 // which is the same set once they are up); fetchControllerAddrByDnsLookup
 // resolves the name at every look-up instead of every 2 minutes; a request
 // that finds no leader (an error, CONTROLLER_NOT_LEADER) looks the leader
-// up again at once instead of at the next period.
+// up again at once instead of at the next period; a slave whose
+// registration after a role change is answered without its new master's
+// HA address (the master has not registered yet) registers again each
+// second until it is (register.go, masterRegisterRetries) instead of at
+// the next period, 30 s later.
 
 import (
 	"context"
