@@ -171,9 +171,9 @@ func (h *AutoSwitchHA) closeConns() {
 // closing).
 func (h *AutoSwitchHA) removeConn(c *asConn) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	delete(h.conns, c)
 	if h.closed || h.s.closed.Load() || !c.hasID.Load() {
+		h.mu.Unlock()
 		return
 	}
 	id := c.slaveID.Load()
@@ -182,7 +182,9 @@ func (h *AutoSwitchHA) removeConn(c *asConn) {
 		delete(set, id)
 		h.markSynchronizing(set)
 	}
-	h.releaseAcksLocked()
+	released := h.releaseAcksLocked()
+	h.mu.Unlock()
+	finishAll(released)
 }
 
 // SetLocalID sets this store's controller id (brokerControllerId).

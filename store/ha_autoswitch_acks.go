@@ -47,11 +47,12 @@ func (s *Store) autoSwitchReplicaWait(m *Message, end int64) replicaWait {
 		reason: "the in-sync replicas did not acknowledge the message in time"}
 }
 
-// releaseAcks recomputes the offset the acks rule holds for and wakes
-// the puts it covers; it runs on every slave report and every change of
-// the SyncStateSet or of the connections. mu held.
-func (h *AutoSwitchHA) releaseAcksLocked() {
-	h.waiters.set(h.replicatedLocked())
+// releaseAcksLocked recomputes the offset the acks rule holds for and
+// takes the puts it covers; it runs on every slave report and every change
+// of the SyncStateSet or of the connections. mu held: the caller tells the
+// puts with finishAll once it has released mu.
+func (h *AutoSwitchHA) releaseAcksLocked() []*ackWaiter {
+	return h.waiters.setTaking(h.replicatedLocked())
 }
 
 // replicatedLocked is the highest offset the acks rule (2 or 3) holds
@@ -140,6 +141,7 @@ func (h *AutoSwitchHA) onSlaveAck(c *asConn, offset int64) {
 	if _, in := h.syncSet[id]; in {
 		h.s.SetConfirmOffset(h.computeConfirmOffsetLocked())
 	}
-	h.releaseAcksLocked()
+	released := h.releaseAcksLocked()
 	h.mu.Unlock()
+	finishAll(released)
 }

@@ -29,8 +29,9 @@ func (h *AutoSwitchHA) SetSyncStateSet(ids []int64) {
 	h.synchronizing = false
 	h.syncSet = idSet(ids)
 	h.s.SetConfirmOffset(h.computeConfirmOffsetLocked())
-	h.releaseAcksLocked()
+	released := h.releaseAcksLocked()
 	h.mu.Unlock()
+	finishAll(released)
 }
 
 // SyncStateSet is the set acks and the confirm offset use: the local

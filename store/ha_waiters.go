@@ -119,8 +119,14 @@ func (w *ackWaiters) enqueueLocked(aw *ackWaiter) (first bool) {
 
 // set makes reached the replicated offset (it may go down, when the
 // replicas a put needs change) and releases the puts it covers.
-func (w *ackWaiters) set(reached int64) {
+func (w *ackWaiters) set(reached int64) { finishAll(w.setTaking(reached)) }
+
+// setTaking is set that returns the released puts instead of telling
+// them, for a caller that holds a lock of its own: it tells them with
+// finishAll once that is free (their callbacks write answers).
+func (w *ackWaiters) setTaking(reached int64) []*ackWaiter {
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.reached = reached
 	var released []*ackWaiter
 	for len(w.waiting) > 0 && w.waiting[0].offset <= reached {
@@ -129,7 +135,11 @@ func (w *ackWaiters) set(reached int64) {
 		released = append(released, aw)
 	}
 	w.trimLocked()
-	w.mu.Unlock()
+	return released
+}
+
+// finishAll tells each put its outcome; no lock is held.
+func finishAll(released []*ackWaiter) {
 	for _, aw := range released {
 		aw.finish()
 	}
@@ -155,9 +165,7 @@ func (w *ackWaiters) close() {
 	w.closed = true
 	failed := w.takeLocked(func(*ackWaiter) bool { return true })
 	w.mu.Unlock()
-	for _, aw := range failed {
-		aw.finish()
-	}
+	finishAll(failed)
 }
 
 // expire fails the waiters whose deadline has passed and arms the timer
@@ -172,9 +180,7 @@ func (w *ackWaiters) expire() {
 		w.armed = false
 	}
 	w.mu.Unlock()
-	for _, aw := range expired {
-		aw.finish()
-	}
+	finishAll(expired)
 }
 
 // takeLocked removes the waiting puts from the front of the deadline
