@@ -86,7 +86,7 @@ func (s *Store) PutMessages(msgs []Message) PutResult {
 	if rw.waits() {
 		res = rw.outcome(res, rw.waiters.wait(rw.end, rw.timeout))
 	}
-	s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
+	s.recordPut(res, began)
 	return res
 }
 
@@ -103,7 +103,7 @@ func (s *Store) PutMessagesLater(msgs []Message, done func(PutResult)) (PutResul
 		stored := res
 		now, replicated := rw.waiters.then(rw.end, rw.timeout, func(replicated bool) {
 			res := rw.outcome(stored, replicated)
-			s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
+			s.recordPut(res, began)
 			done(res)
 		})
 		if !now {
@@ -111,8 +111,13 @@ func (s *Store) PutMessagesLater(msgs []Message, done func(PutResult)) (PutResul
 		}
 		res = rw.outcome(res, replicated)
 	}
-	s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
+	s.recordPut(res, began)
 	return res, true
+}
+
+// recordPut counts a put that began then and ended with res.
+func (s *Store) recordPut(res PutResult, began time.Time) {
+	s.stats.recordPut(res.MsgNum, res.WroteBytes, res.WroteBytes > 0, time.Since(began))
 }
 
 // replicaWait is what a stored put still waits for: the replicas to have
