@@ -33,6 +33,8 @@ type commitLog struct {
 	grew pulse
 	// now stamps store times.
 	now func() time.Time
+	// warm maps pages ahead of the writer (nil: none, a read-only store).
+	warm *pageWarmer
 }
 
 func newCommitLog(dir string, fileSize int64, log *zap.Logger, readOnly bool, now func() time.Time) *commitLog {
@@ -41,13 +43,17 @@ func newCommitLog(dir string, fileSize int64, log *zap.Logger, readOnly bool, no
 	if now == nil {
 		now = time.Now
 	}
-	return &commitLog{
+	c := &commitLog{
 		files:        files,
 		log:          log,
 		queueOffsets: make(map[queueRef]int64),
 		appended:     make(chan struct{}, 1),
 		now:          now,
 	}
+	if !readOnly {
+		c.warm = newPageWarmer(log)
+	}
+	return c
 }
 
 // appendResult is where a put landed.
@@ -115,6 +121,7 @@ func (c *commitLog) append(b *encodedBatch) (appendResult, error) {
 	copy(f.data[pos+8:], b.buf[8:])
 	copy(f.data[pos:pos+8], b.buf[:8])
 	f.wrote.Store(pos + int64(len(b.buf)))
+	c.warm.wrote(f, pos+int64(len(b.buf)))
 	// After the write position: a flusher that reads this time and then
 	// the end knows the end covers the record (flushCommitLog).
 	c.lastStoreTimestamp.Store(storeTs)

@@ -92,6 +92,7 @@ func (c *commitLog) appendRaw(offset int64, data []byte) error {
 	copy(f.data[pos+int64(head):], data[head:])
 	copy(f.data[pos:], data[:head])
 	f.wrote.Store(pos + int64(len(data)))
+	c.warm.wrote(f, pos+int64(len(data)))
 	return nil
 }
 

@@ -34,6 +34,7 @@
 //	options.go            Options (with RetentionOptions, HAOptions) and their defaults
 //	errors.go             the sentinel errors callers branch on with errors.Is
 //	mapped_file.go        one memory-mapped file named by its start offset
+//	page_warmer.go        maps the commitlog's pages ahead of the writer (MADV_POPULATE_WRITE)
 //	file_queue.go         fileQueue: the ordered mapped files of one directory (MappedFileQueue)
 //	lock_file.go          the store's lock file, locked as Java's FileChannel.tryLock
 //	record_decode.go      decoding and checking a commitlog record at a position

@@ -57,6 +57,9 @@ type mappedFile struct {
 	// released is how far the pages were handed back to the page cache
 	// (see releaseResident).
 	released atomic.Int64
+	// warmed is how far the pages were mapped ahead of the writer (see
+	// pageWarmer).
+	warmed atomic.Int64
 
 	// startTime and stopTime cache the store times of a consume-queue
 	// file's first and last units once read (0: not yet), for 5.x's

@@ -171,6 +171,9 @@ func (s *Store) start() error {
 		s.goService(ctx, s.asyncCommitLogFlusher)
 	}
 	s.goService(ctx, s.retention)
+	if s.cl.warm != nil {
+		s.goService(ctx, s.cl.warm.run)
+	}
 	if err := os.WriteFile(s.opts.abortPath(), nil, 0o644); err != nil {
 		return fmt.Errorf("store: create abort file: %w", err)
 	}
