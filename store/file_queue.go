@@ -318,6 +318,8 @@ func (q *fileQueue) truncate(offset int64) error {
 	pos := offset - f.start
 	f.wrote.Store(pos)
 	f.flushed.Store(pos)
+	// Clearing the tail unmaps its pages: the warmer maps them again.
+	f.warmed.Store(min(f.warmed.Load(), pos))
 	if q.readOnly {
 		return nil
 	}

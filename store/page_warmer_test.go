@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
 )
 
 func TestTheWarmerKeepsPagesMappedAheadOfTheCommitLogsWriter(t *testing.T) {
@@ -24,4 +25,16 @@ func TestTheWarmerKeepsPagesMappedAheadOfTheCommitLogsWriter(t *testing.T) {
 	}
 	require.False(t, s.cl.warm.off.Load(), "the warmer turned itself off")
 	require.Zero(t, f.warmed.Load()%osPageSize, "warmed to %d, not a page boundary", f.warmed.Load())
+}
+
+func TestACutBackFileCountsAsColdPastTheCut(t *testing.T) {
+	q := newFileQueue(t.TempDir(), 4*warmAhead, zaptest.NewLogger(t), false)
+	f, _, err := q.lastWritable(0)
+	require.NoError(t, err)
+	t.Cleanup(q.closeAll)
+	f.wrote.Store(3 * warmAhead)
+	f.warmed.Store(4 * warmAhead)
+	require.NoError(t, q.truncate(warmAhead))
+	require.Equal(t, int64(warmAhead), f.warmed.Load(),
+		"clearing the tail unmapped its pages: the warmer must map them again")
 }
