@@ -125,6 +125,23 @@ func TestAuthWhitelistSkipsCodes(t *testing.T) {
 	assert.NotEqual(t, int32(remoting.NoPermission), resp.Code, resp.Remark)
 }
 
+// A controller sends NOTIFY_BROKER_ROLE_CHANGED unsigned (neither Java's
+// nor ours can sign it). With ACL 2.0 on, Java 5.3.3's broker refuses it
+// unless the whitelists name 1008; sent here two-way to see the answer.
+func TestAuthRefusesAnUnsignedRoleChangeNotificationUnlessWhitelisted(t *testing.T) {
+	notify := func() *remoting.Command {
+		return remoting.NewRequest(remoting.NotifyBrokerRoleChanged, map[string]string{
+			"masterAddress": "127.0.0.1:10911", "masterEpoch": "2", "syncStateSetEpoch": "2", "masterBrokerId": "1"})
+	}
+	b, _ := startAuthBroker(t, nil)
+	resp := invoke(t, newClient(t, nil), b.Addr(), notify())
+	assert.Equal(t, []any{int32(remoting.NoPermission), "username cannot be null."}, []any{resp.Code, resp.Remark})
+
+	b, _ = startAuthBroker(t, map[string]string{"authenticationWhitelist": "1008", "authorizationWhitelist": "1008"})
+	resp = invoke(t, newClient(t, nil), b.Addr(), notify())
+	assert.NotEqual(t, int32(remoting.NoPermission), resp.Code, resp.Remark)
+}
+
 func TestAuthMigratesACL1Accounts(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "conf"), 0o755))
