@@ -109,6 +109,12 @@ func (d *dispatcher) run(ctx context.Context) {
 	defer tick.Stop()
 	for {
 		d.pass()
+		if d.s.IsSlave() {
+			// A slave's appends come a frame at a time; gathering a
+			// millisecond of them makes one wake-up of many (Java's
+			// ReputMessageService passes once a millisecond on any role).
+			time.Sleep(slaveDispatchGather)
+		}
 		select {
 		case <-ctx.Done():
 			d.pass()
@@ -118,6 +124,10 @@ func (d *dispatcher) run(ctx context.Context) {
 		}
 	}
 }
+
+// slaveDispatchGather is how long a slave's dispatcher lets appends gather
+// after a pass.
+const slaveDispatchGather = time.Millisecond
 
 // pass dispatches every record up to the commitlog's current end (in
 // controller mode, its confirm offset).
