@@ -117,6 +117,7 @@ stop_all() {
   suite stop
 }
 
+sh "$COMPAT_DIR/disk-room.sh" controller-kill "$RUN_DIR" || exit 2
 sh "$COMPAT_DIR/hatool/run.sh" 5 build || exit 2
 rm -rf "$OUT_DIR"
 mkdir -p "$OUT_DIR"

@@ -62,6 +62,7 @@ export RUN_DIR NAMESRV_IMPL
 log() { echo "ha-kill: $*" >&2; }
 stop() { sh "$COMPAT_DIR/ref-servers.sh" stop; }
 
+sh "$COMPAT_DIR/disk-room.sh" ha-kill "$RUN_DIR" || exit 2
 sh "$COMPAT_DIR/hatool/run.sh" "$LINE" build || exit 2
 rm -rf "$OUT_DIR"
 mkdir -p "$OUT_DIR"
