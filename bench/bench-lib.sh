@@ -1,6 +1,6 @@
 # Functions shared by the benchmark scripts (bench/broker-bench.sh,
 # floor-bench.sh, ha-bench.sh, backlog-bench.sh, scale-bench.sh; POSIX sh,
-# sourced, not run): log, die, bench_traps, bench_dirs, bench_outputs,
+# sourced, not run): log, die, bench_traps, drop_stores, bench_dirs, bench_outputs,
 # servers, servers_stop, label, and for the replication benchmarks
 # (ha-bench.sh, controller-bench.sh) sync_produce and sync_measure. Before sourcing, a script sets HERE (its
 # folder, bench/), ROOT (the repository) and BENCH_NAME (its log prefix);
@@ -11,12 +11,22 @@
 log() { echo "$BENCH_NAME: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# bench_traps: the script's cleanup runs on exit; INT and TERM end it with
-# the shell's status for them.
+# bench_traps: the script's cleanup runs on exit, then drop_stores; INT and
+# TERM end it with the shell's status for them.
 bench_traps() {
-  trap cleanup EXIT
+  trap 'cleanup; drop_stores' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
+}
+
+# drop_stores: deletes the servers' store directories under RUN_DIR (their
+# logs stay) unless KEEP_STORES=1. A run leaves gigabytes of commitlog
+# behind, and a few runs can push the disk past the brokers' forced-clean
+# ratio (85 %), where the next test's brokers delete the files it writes.
+drop_stores() {
+  if [ "${KEEP_STORES:-0}" != 1 ] && [ -d "${RUN_DIR:-}" ]; then
+    find "$RUN_DIR" -type d -name store -prune -exec rm -rf {} +
+  fi
 }
 
 # bench_dirs RUN RESULTS_FILE: RUN_DIR (the servers' directory, default
