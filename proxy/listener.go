@@ -51,8 +51,7 @@ func (s *sniffListener) acceptLoop() {
 	for {
 		c, err := s.Listener.Accept()
 		if err != nil {
-			s.err = err
-			s.once.Do(func() { close(s.done) })
+			s.stop(err)
 			return
 		}
 		go s.sniff(c)
@@ -117,8 +116,18 @@ func (s *sniffListener) Accept() (net.Conn, error) {
 
 func (s *sniffListener) Close() error {
 	err := s.Listener.Close()
-	s.once.Do(func() { close(s.done) })
+	s.stop(net.ErrClosed)
 	return err
+}
+
+// stop ends Accept with the first cause: err is written before done is
+// closed, so Accept never reads it unset (gRPC's Serve takes a nil
+// connection with a nil error for a live one).
+func (s *sniffListener) stop(err error) {
+	s.once.Do(func() {
+		s.err = err
+		close(s.done)
+	})
 }
 
 // peekedConn reads through the reader that peeked; remote, when set, is

@@ -94,3 +94,18 @@ func TestSniffListenerTakesAProxyHeader(t *testing.T) {
 	require.Equal(t, "PRI * HTTP/2.0", string(got))
 	require.Equal(t, "192.0.2.7:51234", conn.RemoteAddr().String())
 }
+
+// A closed listener's Accept answers an error, never a nil connection
+// with a nil error: gRPC's Serve would take the nil connection and
+// crash (the CI run of stop 39).
+func TestSniffListenerAcceptAfterCloseIsAnError(t *testing.T) {
+	for range 50 {
+		raw, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		l := newSniffListener(raw, remoting.TLSPermissive, nil)
+		require.NoError(t, l.Close())
+		c, err := l.Accept()
+		require.Nil(t, c)
+		require.ErrorIs(t, err, net.ErrClosed)
+	}
+}
