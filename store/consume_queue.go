@@ -65,6 +65,16 @@ func putMappedUnit(b []byte, u cqUnit) {
 	atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[8])), binary.NativeEndian.Uint32(size[:]))
 }
 
+// blankUnits is n bytes of pre-fill units, which a queue's first file
+// holds below its first unit when the queue starts inside the file.
+func blankUnits(n int64) []byte {
+	b := make([]byte, n)
+	for p := int64(0); p+cqUnitSize <= n; p += cqUnitSize {
+		putUnit(b[p:], cqUnit{size: blankUnitSize})
+	}
+	return b
+}
+
 // valid is Java's test for a unit holding data.
 func (u cqUnit) valid() bool { return u.offset >= 0 && u.size > 0 }
 
@@ -96,7 +106,9 @@ type consumeQueue struct {
 }
 
 func newConsumeQueue(topic string, queueID int32, dir string, fileSize int64, log *zap.Logger, readOnly bool) *consumeQueue {
-	cq := &consumeQueue{topic: topic, queueID: queueID, files: newFileQueue(dir, fileSize, log, readOnly), log: log}
+	files := newFileQueue(dir, fileSize, log, readOnly)
+	files.sparse = true
+	cq := &consumeQueue{topic: topic, queueID: queueID, files: files, log: log}
 	cq.maxPhysicOffset.Store(-1)
 	return cq
 }
@@ -185,7 +197,8 @@ func (cq *consumeQueue) flush(least int, since int64, maxAge time.Duration) (int
 }
 
 // appendUnit writes one unit at logical offset at, the queue's end; a
-// unit that starts a page is written through the file (see writeThrough).
+// unit that starts a page is written through the file (see writeThrough),
+// since the files are sparse.
 func (cq *consumeQueue) appendUnit(at int64, u cqUnit) error {
 	f, created, err := cq.files.lastWritable(at)
 	if err != nil {
@@ -193,10 +206,10 @@ func (cq *consumeQueue) appendUnit(at int64, u cqUnit) error {
 	}
 	pos := at - f.start
 	if created && pos > 0 {
-		f.wrote.Store(pos) // blank pre-fill: written below in one go
-		for p := int64(0); p < pos; p += cqUnitSize {
-			putMappedUnit(f.data[p:], cqUnit{size: blankUnitSize})
+		if err := f.writeThrough(blankUnits(pos), 0); err != nil {
+			return err
 		}
+		f.wrote.Store(pos)
 	}
 	if firstTouch(pos, cqUnitSize) {
 		var b [cqUnitSize]byte

@@ -33,7 +33,9 @@
 //	store.go              Store: Open, Start, Close and the services it runs
 //	options.go            Options (with RetentionOptions, HAOptions) and their defaults
 //	errors.go             the sentinel errors callers branch on with errors.Is
-//	mapped_file.go        one memory-mapped file named by its start offset
+//	mapped_file.go        one memory-mapped file named by its start offset: the commitlog's
+//	                      with its blocks reserved (fallocate), a queue's and an index
+//	                      file sparse as Java's, first stores into a page through pwrite
 //	page_warmer.go        maps the commitlog's pages ahead of the writer (MADV_POPULATE_WRITE)
 //	file_queue.go         fileQueue: the ordered mapped files of one directory (MappedFileQueue)
 //	lock_file.go          the store's lock file, locked as Java's FileChannel.tryLock

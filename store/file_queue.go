@@ -22,6 +22,10 @@ type fileQueue struct {
 	// readOnly maps files for reading and turns truncation into setting
 	// the end: nothing on disk changes.
 	readOnly bool
+	// sparse makes new files sparse, as Java's are (a consume queue's:
+	// most queues fill a few pages of their 6 MB), instead of reserving
+	// their blocks (see mapping.sparse).
+	sparse bool
 
 	mu    sync.RWMutex
 	files []*mappedFile // ascending start offsets, contiguous; set with setFiles
@@ -94,7 +98,7 @@ func (q *fileQueue) loadFile(name string, last bool) error {
 			return os.Remove(path)
 		}
 	}
-	mf, err := openMapped(path, start, q.fileSize, false, q.readOnly)
+	mf, err := openMapped(path, start, q.fileSize, mapping{readOnly: q.readOnly, sparse: q.sparse})
 	if err != nil {
 		return err
 	}
@@ -167,7 +171,7 @@ func (q *fileQueue) lastWritable(startOffset int64) (*mappedFile, bool, error) {
 	mf := q.takeSpare(next)
 	if mf == nil {
 		var err error
-		if mf, err = openMappedFile(filepath.Join(q.dir, fileName(next)), next, q.fileSize, true); err != nil {
+		if mf, err = q.create(next); err != nil {
 			return nil, false, err
 		}
 	}
@@ -178,6 +182,11 @@ func (q *fileQueue) lastWritable(startOffset int64) (*mappedFile, bool, error) {
 		q.prepareSpare(next + q.fileSize)
 	}
 	return mf, true, nil
+}
+
+// create makes and maps the file that starts at start.
+func (q *fileQueue) create(start int64) (*mappedFile, error) {
+	return openMapped(filepath.Join(q.dir, fileName(start)), start, q.fileSize, mapping{create: true, sparse: q.sparse})
 }
 
 // prepareSpare starts creating the file at start.
@@ -192,7 +201,7 @@ func (q *fileQueue) prepareSpare(start int64) {
 	q.spareMu.Unlock()
 	go func() {
 		defer close(sp.done)
-		sp.mf, sp.err = openMappedFile(filepath.Join(q.dir, fileName(start)), start, q.fileSize, true)
+		sp.mf, sp.err = q.create(start)
 		if sp.err != nil {
 			q.log.Warn("creating the next file ahead failed; it will be made when needed", zap.Error(sp.err))
 		}

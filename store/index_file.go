@@ -40,10 +40,19 @@ func indexFileSize(slots, entries int) int64 {
 // indexFile is one mapped index file. Writes come from the dispatcher
 // only; queries read concurrently (a torn read at worst misses the entry
 // being written, as in Java).
+//
+// The file is sparse, as Java's is; its writer reserves the blocks of the
+// header and slots before its first write, and puts each entry that
+// reaches a new page through the file, so a full disk is an error, never
+// a fault (see mapping.sparse). It holds about 20 MB and its entries, as
+// Java's does once keys have reached most slots, where reserving it whole
+// held 400 MB a file.
 type indexFile struct {
 	mf      *mappedFile
 	slots   int
 	entries int
+	// headReserved is set once the header's and slots' blocks are.
+	headReserved bool
 }
 
 func (ix *indexFile) u32(at int) int32 { return int32(binary.BigEndian.Uint32(ix.mf.data[at:])) }
@@ -90,10 +99,13 @@ func (ix *indexFile) entryPos(n int32) int {
 // As Java's, the first entry of a file stores its time relative to the
 // begin time the file had (the previous file's end, startAfter), which
 // then becomes the entry's: that entry reads as that gap later.
-func (ix *indexFile) putKey(hash int32, phyOffset, storeTimestamp int64) bool {
+func (ix *indexFile) putKey(hash int32, phyOffset, storeTimestamp int64) (bool, error) {
 	count := ix.indexCount()
 	if int(count) >= ix.entries {
-		return false
+		return false, nil
+	}
+	if err := ix.reserveHead(); err != nil {
+		return false, err
 	}
 	slot := ix.slotPos(hash)
 	prev := ix.u32(slot)
@@ -104,11 +116,9 @@ func (ix *indexFile) putKey(hash int32, phyOffset, storeTimestamp int64) bool {
 	if begin := ix.beginTimestamp(); begin > 0 {
 		timeDiff = min(max((storeTimestamp-begin)/1000, 0), math.MaxInt32)
 	}
-	at := ix.entryPos(count)
-	ix.put32(at, hash)
-	ix.put64(at+4, phyOffset)
-	ix.put32(at+12, int32(timeDiff))
-	ix.put32(at+16, prev)
+	if err := ix.putEntry(count, hash, phyOffset, int32(timeDiff), prev); err != nil {
+		return false, err
+	}
 	ix.put32(slot, count)
 	if count <= 1 {
 		ix.put64(hdrBeginPhyOffset, phyOffset)
@@ -120,7 +130,36 @@ func (ix *indexFile) putKey(hash int32, phyOffset, storeTimestamp int64) bool {
 	ix.put32(hdrIndexCount, count+1)
 	ix.put64(hdrEndPhyOffset, phyOffset)
 	ix.put64(hdrEndTimestamp, storeTimestamp)
-	return true
+	return true, nil
+}
+
+// reserveHead reserves the blocks of the header, the slots and entry 0
+// (never used) once.
+func (ix *indexFile) reserveHead() error {
+	if ix.headReserved {
+		return nil
+	}
+	if err := ix.mf.reserveRange(0, int64(ix.entryPos(1))); err != nil {
+		return err
+	}
+	ix.headReserved = true
+	return nil
+}
+
+// putEntry writes entry n: through the file when it reaches a page the
+// entries before it did not.
+func (ix *indexFile) putEntry(n, hash int32, phyOffset int64, timeDiff, prev int32) error {
+	var e [indexEntrySize]byte
+	binary.BigEndian.PutUint32(e[0:], uint32(hash))
+	binary.BigEndian.PutUint64(e[4:], uint64(phyOffset))
+	binary.BigEndian.PutUint32(e[12:], uint32(timeDiff))
+	binary.BigEndian.PutUint32(e[16:], uint32(prev))
+	at := int64(ix.entryPos(n))
+	if firstTouch(at, indexEntrySize) {
+		return ix.mf.writeThrough(e[:], at)
+	}
+	copy(ix.mf.data[at:], e[:])
+	return nil
 }
 
 // timeMatched is IndexFile.isTimeMatched.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -123,11 +124,18 @@ func (s *indexService) rebuildAfter(ts int64) {
 }
 
 func (s *indexService) open(path string, create bool) (*indexFile, error) {
-	mf, err := openMapped(path, 0, indexFileSize(s.slots, s.entries), create, s.readOnly)
+	mf, err := openMapped(path, 0, indexFileSize(s.slots, s.entries), mapping{create: create, readOnly: s.readOnly, sparse: true})
 	if err != nil {
 		return nil, err
 	}
-	return &indexFile{mf: mf, slots: s.slots, entries: s.entries}, nil
+	ix := &indexFile{mf: mf, slots: s.slots, entries: s.entries}
+	if create {
+		// A new file's header is written at once (startAfter).
+		if err := ix.reserveHead(); err != nil {
+			return nil, errors.Join(err, mf.destroy())
+		}
+	}
+	return ix, nil
 }
 
 // writable returns the newest file with room, creating one when needed.
@@ -220,13 +228,15 @@ func (s *indexService) put(ix *indexFile, d *dispatchRequest, key string) (*inde
 	if d.offset == ix.endPhyOffset() && ix.hasEntry(hash, d.offset) {
 		return ix, nil
 	}
-	for !ix.putKey(hash, d.offset, d.storeTimestamp) {
-		var err error
+	for {
+		ok, err := ix.putKey(hash, d.offset, d.storeTimestamp)
+		if ok || err != nil {
+			return ix, err
+		}
 		if ix, err = s.writable(); err != nil {
 			return nil, err
 		}
 	}
-	return ix, nil
 }
 
 // IndexQueryResult is what a key lookup found.

@@ -51,6 +51,9 @@ type mappedFile struct {
 	size  int64
 	file  *os.File
 	data  []byte
+	// sparse files hold blocks only where something was written, as
+	// Java's files do (see mapping.sparse).
+	sparse bool
 
 	wrote   atomic.Int64 // bytes appended; published after the copy
 	flushed atomic.Int64 // bytes known durable
@@ -72,33 +75,43 @@ type mappedFile struct {
 	unmapErr  error
 }
 
-// openMappedFile maps the file at path, creating it at size bytes when it
-// does not exist. An existing file must be exactly size bytes long, as
-// Java's MappedFileQueue.doLoad requires. Space for a new file is reserved
-// with fallocate where the file system supports it, so that a full disk
-// shows up here, as an error, and never as a fault on a later write.
-func openMappedFile(path string, start, size int64, create bool) (*mappedFile, error) {
-	return openMapped(path, start, size, create, false)
+// mapping says how openMapped opens a file.
+type mapping struct {
+	// create makes the file, which must not exist yet, at its size.
+	create bool
+	// readOnly maps an existing file for reading only.
+	readOnly bool
+	// sparse makes a new file sparse, as Java's MappedFile does, instead
+	// of reserving its blocks, and a cut-back tail holes again (zeroFrom).
+	// The file's writer must put the first store into each page through
+	// the file (writeThrough) or into blocks reserved (reserveRange):
+	// on a full disk a store into a hole of the mapping is a SIGBUS,
+	// where pwrite(2) and fallocate(2) answer ENOSPC.
+	sparse bool
 }
 
-// openMapped is openMappedFile, or with readOnly a read-only mapping of
-// an existing file.
-func openMapped(path string, start, size int64, create, readOnly bool) (*mappedFile, error) {
+// openMapped maps the file at path, creating it at size bytes with create.
+// An existing file must be exactly size bytes long, as Java's
+// MappedFileQueue.doLoad requires. Space for a new file that is not sparse
+// is reserved with fallocate where the file system supports it, so that a
+// full disk shows up here, as an error, and never as a fault on a later
+// write.
+func openMapped(path string, start, size int64, how mapping) (*mappedFile, error) {
 	flags := os.O_RDWR
-	if create {
+	if how.create {
 		flags |= os.O_CREATE | os.O_EXCL
 	}
-	if readOnly {
+	if how.readOnly {
 		flags = os.O_RDONLY
 	}
 	f, err := os.OpenFile(path, flags, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	mf, err := mapFile(f, path, start, size, create, readOnly)
+	mf, err := mapFile(f, path, start, size, how)
 	if err != nil {
 		f.Close()
-		if create {
+		if how.create {
 			os.Remove(path)
 		}
 		return nil, err
@@ -106,32 +119,46 @@ func openMapped(path string, start, size int64, create, readOnly bool) (*mappedF
 	return mf, nil
 }
 
-func mapFile(f *os.File, path string, start, size int64, create, readOnly bool) (*mappedFile, error) {
-	if create {
-		if err := reserve(f, size); err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrCreateFile, path, err)
-		}
-	} else {
-		st, err := f.Stat()
-		if err != nil {
-			return nil, fmt.Errorf("store: stat %s: %w", path, err)
-		}
-		if st.Size() != size {
-			return nil, fmt.Errorf("%w: %s is %d bytes, the configured file size is %d",
-				ErrCorrupt, path, st.Size(), size)
-		}
+func mapFile(f *os.File, path string, start, size int64, how mapping) (*mappedFile, error) {
+	if err := sizeFile(f, path, size, how); err != nil {
+		return nil, err
 	}
 	prot := unix.PROT_READ | unix.PROT_WRITE
-	if readOnly {
+	if how.readOnly {
 		prot = unix.PROT_READ
 	}
 	data, err := unix.Mmap(int(f.Fd()), 0, int(size), prot, unix.MAP_SHARED)
 	if err != nil {
 		return nil, fmt.Errorf("store: mmap %s: %w", path, err)
 	}
-	mf := &mappedFile{path: path, start: start, size: size, file: f, data: data}
+	mf := &mappedFile{path: path, start: start, size: size, file: f, data: data, sparse: how.sparse}
 	mf.refs.Store(1)
 	return mf, nil
+}
+
+// sizeFile gives a new file its size (sparse or reserved) and checks an
+// existing one's.
+func sizeFile(f *os.File, path string, size int64, how mapping) error {
+	switch {
+	case how.create && how.sparse:
+		if err := f.Truncate(size); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrCreateFile, path, err)
+		}
+	case how.create:
+		if err := reserve(f, size); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrCreateFile, path, err)
+		}
+	default:
+		st, err := f.Stat()
+		if err != nil {
+			return fmt.Errorf("store: stat %s: %w", path, err)
+		}
+		if st.Size() != size {
+			return fmt.Errorf("%w: %s is %d bytes, the configured file size is %d",
+				ErrCorrupt, path, st.Size(), size)
+		}
+	}
+	return nil
 }
 
 // reserve sizes a new file, allocating its blocks when the file system can.
@@ -148,6 +175,23 @@ func reserve(f *os.File, size int64) error {
 	return f.Truncate(size)
 }
 
+// reserveRange allocates the blocks of [from, to) that are holes, for a
+// sparse file's writer that stores into the mapping there: a full disk is
+// then an error here, not a fault later. Where the file system has no
+// fallocate it does nothing (the file stays as sparse as Java's).
+func (m *mappedFile) reserveRange(from, to int64) error {
+	to = min(to, m.size)
+	if from >= to {
+		return nil
+	}
+	switch err := unix.Fallocate(int(m.file.Fd()), 0, from, to-from); {
+	case err == nil, errors.Is(err, unix.EOPNOTSUPP), errors.Is(err, unix.ENOSYS):
+		return nil
+	default:
+		return fmt.Errorf("store: reserve %s [%d, %d): %w", m.path, from, to, err)
+	}
+}
+
 // writeThrough writes b at pos with pwrite(2) instead of a copy into the
 // mapping, and is meant for bytes that reach a page nothing has touched
 // yet: the first store into such a page of a MAP_SHARED mapping is a major
@@ -157,7 +201,7 @@ func reserve(f *os.File, size int64) error {
 // cache without reading it; the mapping sees the same page.
 func (m *mappedFile) writeThrough(b []byte, pos int64) error {
 	if _, err := m.file.WriteAt(b, pos); err != nil {
-		return fmt.Errorf("store: write %s: %w", m.path, err)
+		return fmt.Errorf("store: %w", err) // the error names the file
 	}
 	return nil
 }
@@ -282,28 +326,48 @@ func (m *mappedFile) enoughPages(flushed, wrote int64, leastPages int) bool {
 
 // zeroFrom clears the file from position pos to its end, so that bytes a
 // crash left behind a truncation point can never be read as records later.
-// The file keeps its blocks.
+// A reserved file keeps its blocks; a sparse one is made holes again past
+// pos's page, as it was before the bytes were written.
 func (m *mappedFile) zeroFrom(pos int64) error {
 	if pos >= m.size {
 		return nil
 	}
-	const mode = unix.FALLOC_FL_ZERO_RANGE | unix.FALLOC_FL_KEEP_SIZE
-	if err := unix.Fallocate(int(m.file.Fd()), mode, pos, m.size-pos); err == nil {
+	mode, from := uint32(unix.FALLOC_FL_ZERO_RANGE|unix.FALLOC_FL_KEEP_SIZE), pos
+	if m.sparse {
+		mode, from = unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, min(roundUpPage(pos), m.size)
+		if err := m.clearPages(pos, from); err != nil {
+			return err
+		}
+	}
+	if from == m.size || unix.Fallocate(int(m.file.Fd()), mode, from, m.size-from) == nil {
 		return nil
 	}
-	// No ZERO_RANGE here (tmpfs, some network file systems): clear only
-	// the pages holding something, so holes of a sparse file stay holes.
-	for p := pos; p < m.size; p = (p &^ (osPageSize - 1)) + osPageSize {
-		page := m.data[p:min(m.size, (p&^(osPageSize-1))+osPageSize)]
+	// No ZERO_RANGE or PUNCH_HOLE here (tmpfs before 3.5, some network
+	// file systems).
+	return m.clearPages(from, m.size)
+}
+
+// clearPages clears [from, to) through the mapping, touching only the
+// pages holding something, so holes of a sparse file stay holes, and
+// makes it durable.
+func (m *mappedFile) clearPages(from, to int64) error {
+	if from >= to {
+		return nil
+	}
+	for p := from; p < to; p = (p &^ (osPageSize - 1)) + osPageSize {
+		page := m.data[p:min(to, (p&^(osPageSize-1))+osPageSize)]
 		if !allZero(page) {
 			clear(page)
 		}
 	}
-	if err := unix.Msync(m.data[pos&^(osPageSize-1):], unix.MS_SYNC); err != nil {
+	if err := unix.Msync(m.data[from&^(osPageSize-1):to], unix.MS_SYNC); err != nil {
 		return fmt.Errorf("store: msync %s: %w", m.path, err)
 	}
 	return nil
 }
+
+// roundUpPage is the first page boundary at or after pos.
+func roundUpPage(pos int64) int64 { return (pos + osPageSize - 1) &^ (osPageSize - 1) }
 
 func allZero(b []byte) bool {
 	for _, c := range b {
