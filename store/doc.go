@@ -11,7 +11,8 @@
 // offset by time as each Java line does, time_search.go) and replication
 // to slaves (Java's DefaultHAService: ha_master.go, ha_slave.go,
 // ha_status.go, commitlog_raw.go; ha_flow.go meters each connection's bytes
-// per second). Formats are drawn next to their constants.
+// per second; blocking_conn.go reads and writes both protocols' connections
+// with blocking system calls). Formats are drawn next to their constants.
 //
 // Controller mode (RIP-44: roles switched at run time by a controller)
 // adds, beside those:

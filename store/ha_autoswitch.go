@@ -146,7 +146,7 @@ func (h *AutoSwitchHA) accept() {
 			nc.Close()
 			return
 		}
-		c := newASConn(h, nc)
+		c := newASConn(h, blockingIfTCP(nc))
 		h.conns[c] = struct{}{}
 		h.wg.Add(2)
 		h.mu.Unlock()

@@ -355,8 +355,7 @@ func (w *asWriter) send(header, body []byte) error {
 	if err := w.c.nc.SetWriteDeadline(time.Now().Add(w.c.h.s.opts.HA.HousekeepingInterval)); err != nil {
 		return err
 	}
-	bufs := net.Buffers{header, body}
-	n, err := bufs.WriteTo(w.c.nc)
+	n, err := writeParts(w.c.nc, header, body)
 	w.c.flow.add(int(n))
 	if n > 0 {
 		w.lastWrite = time.Now()

@@ -123,6 +123,7 @@ func (m *HAMaster) accept() {
 			}
 			return
 		}
+		nc = blockingIfTCP(nc)
 		c := &haConn{m: m, nc: nc, request: make(chan int64, 1), done: make(chan struct{}), flow: newFlowMeter()}
 		c.acked.Store(-1)
 		c.from.Store(-1)
@@ -322,8 +323,7 @@ func (c *haConn) send(header []byte, offset int64, data []byte) error {
 	if err := c.nc.SetWriteDeadline(time.Now().Add(c.m.s.opts.HA.HousekeepingInterval)); err != nil {
 		return err
 	}
-	bufs := net.Buffers{header, data}
-	n, err := bufs.WriteTo(c.nc)
+	n, err := writeParts(c.nc, header, data)
 	c.flow.add(int(n))
 	return err
 }

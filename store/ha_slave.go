@@ -147,6 +147,7 @@ func dialHAMaster(ctx context.Context, addr string) (nc net.Conn, hangUp func(),
 	if nc, err = d.DialContext(ctx, "tcp", addr); err != nil {
 		return nil, nil, err
 	}
+	nc = blockingIfTCP(nc)
 	stop := context.AfterFunc(ctx, func() { nc.Close() })
 	return nc, func() { stop(); nc.Close() }, nil
 }
