@@ -76,7 +76,12 @@ func TestHAReplicatesByteForByte(t *testing.T) {
 	// last file, so write into the first only before the slave connects.
 	require.Less(t, master.CommitLogMaxOffset(), mo.CommitLogFileSize)
 	startHAClient(t, slave, m.Addr())
-	eventuallyHA(t, func() bool { return m.Slaves() == 1 }, "slave connected")
+	// Connected is not enough: the master takes the slave's first offset
+	// after, and a file begun before then would be where it starts.
+	eventuallyHA(t, func() bool {
+		cs := m.Connections()
+		return len(cs) == 1 && cs[0].TransferFrom >= 0
+	}, "the slave's transfer started")
 	for i := 40; i < 200; i++ {
 		require.Equal(t, PutOK, master.PutMessage(ptr(testMessage("HATopic", int32(i%2), i))).Status)
 	}
