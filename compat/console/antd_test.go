@@ -25,7 +25,7 @@ func (b *browser) fillIn(scope, label, text string) {
 func (b *browser) pick(scope, label, option string) {
 	b.t.Helper()
 	box := labelledJS(scope, label)
-	b.click(label, box)
+	b.openList(label, box)
 	search := fmt.Sprintf(`cx.selectSearch(%s)`, box)
 	if b.eval(search+` ? "yes" : ""`) != "" {
 		b.do("search "+label, chromedp.SendKeys(chromedp.JSPath(withHelpers(search)), option))
@@ -36,6 +36,20 @@ func (b *browser) pick(scope, label, option string) {
 		b.do("close "+label, chromedp.SendKeys(chromedp.JSPath(withHelpers(search)), kb.Escape))
 	}
 	b.waitFor(label+"'s list to close", `!cx.dropdownOpen()`)
+}
+
+// openList clicks the box beside label until its list is open: a click
+// that lands while the dialog is still settling opens nothing (a CI run on
+// a loaded machine saw the Resource box of 2.1.0's ACL dialog stay shut),
+// and a user clicks again. A shut list is never clicked open twice.
+func (b *browser) openList(label, box string) {
+	b.t.Helper()
+	for range 3 {
+		b.click(label, box)
+		if b.holds(`cx.dropdownOpen()`, 5*time.Second) == nil {
+			return
+		}
+	}
 }
 
 // pickTime types a time into the date box beside label in scope and
