@@ -36,7 +36,8 @@ type blockingConn struct {
 	*net.TCPConn
 	rc syscall.RawConn
 	// readTimeout and writeTimeout are the socket's SO_RCVTIMEO and
-	// SO_SNDTIMEO (0: none); each is set by one goroutine only.
+	// SO_SNDTIMEO (0: none); each is set by one goroutine at a time (a
+	// direction's own, or the slave's reporters under their lock).
 	readTimeout, writeTimeout time.Duration
 }
 
@@ -125,17 +126,12 @@ func (b *blockingConn) Writev(bufs [][]byte) (int64, error) {
 				return
 			}
 			total += int64(n)
-			for n > 0 && len(bufs) > 0 {
-				if n < len(bufs[0]) {
-					bufs[0] = bufs[0][n:]
-					n = 0
-					break
-				}
+			for len(bufs) > 0 && n >= len(bufs[0]) { // written whole, or empty
 				n -= len(bufs[0])
 				bufs = bufs[1:]
 			}
-			for len(bufs) > 0 && len(bufs[0]) == 0 {
-				bufs = bufs[1:]
+			if len(bufs) > 0 {
+				bufs[0] = bufs[0][n:]
 			}
 		}
 	})

@@ -87,12 +87,12 @@ func TestBlockingConnCloseWakesABlockedRead(t *testing.T) {
 func waitInSyscall(t *testing.T, fn string) {
 	t.Helper()
 	buf := make([]byte, 1<<20)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	eventuallyHA(t, func() bool {
 		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
 			if strings.Contains(g, "[syscall") && strings.Contains(g, fn) {
-				return
+				return true
 			}
 		}
-	}
-	t.Fatalf("no goroutine in a system call in %s", fn)
+		return false
+	}, "a goroutine in a system call in "+fn)
 }
