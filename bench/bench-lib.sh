@@ -11,10 +11,10 @@
 log() { echo "$BENCH_NAME: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# bench_traps: the script's cleanup runs on exit, then drop_stores; INT and
-# TERM end it with the shell's status for them.
+# bench_traps: the script's cleanup runs on exit, then drop_stores and
+# unbound_page_cache; INT and TERM end it with the shell's status for them.
 bench_traps() {
-  trap 'cleanup; drop_stores' EXIT
+  trap 'cleanup; drop_stores; unbound_page_cache' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
 }
@@ -26,6 +26,81 @@ bench_traps() {
 drop_stores() {
   if [ "${KEEP_STORES:-0}" != 1 ] && [ -d "${RUN_DIR:-}" ]; then
     find "$RUN_DIR" -type d -name store -prune -exec rm -rf {} +
+  fi
+}
+
+# bound_page_cache MB: moves this shell, and so every server and client it
+# starts from now on, into a memory cgroup of its own limited to MB
+# megabytes (cgroup v1's memory controller, or v2's where the shell's
+# group delegates it), and fills that with the clean pages of a file of MB
+# megabytes (PAGE_CACHE_FILLER, written once with O_DIRECT, read back by
+# refill_page_cache). The benchmarks take MB from MEM_LIMIT_MB. Every new page a broker writes its commitlog into is
+# then a page the kernel takes back from that cache, as on a machine that
+# has run for a while, and not a page of memory the machine has never
+# used: on a virtual machine that returns freed memory to its host (free
+# page reporting, as here: Linux's page_reporting), the first write to such
+# a page is a fault in the host, and it cost each broker of a pair about
+# 2.7 µs a 1 KB message, the same for Java's and ours, a quarter of what
+# the two of ours spend in all (perf: memset in the page cache's fault
+# path, under madvise or the writer's store). rmqbench touchmem, which
+# writes the free memory once and frees it, no longer helps there: the
+# freed memory goes back to the host. MB=0, or a machine where no cgroup
+# can be made, leaves the page cache unbounded (logged).
+bound_page_cache() {
+  MEM_CGROUP=""
+  if [ "${1:-0}" -le 0 ]; then
+    log "page cache unbounded (MEM_LIMIT_MB=0)"
+    return 0
+  fi
+  v1=$(sed -n 's/^[0-9]*:memory:\(.*\)/\1/p' /proc/self/cgroup)
+  v2=$(sed -n 's/^0::\(.*\)/\1/p' /proc/self/cgroup)
+  if [ -n "$v1" ] && [ -d "/sys/fs/cgroup/memory$v1" ]; then
+    base=/sys/fs/cgroup/memory${v1%/} limit_file=memory.limit_in_bytes
+  elif [ -n "$v2" ] && grep -qw memory "/sys/fs/cgroup${v2%/}/cgroup.subtree_control" 2>/dev/null; then
+    base=/sys/fs/cgroup${v2%/} limit_file=memory.max
+  else
+    log "page cache unbounded: no memory cgroup this shell can make a child of"
+    return 0
+  fi
+  dir=$base/rmqbench-$$
+  if ! { mkdir "$dir" && echo $(($1 * 1048576)) >"$dir/$limit_file" && echo $$ >"$dir/cgroup.procs"; } 2>/dev/null; then
+    rmdir "$dir" 2>/dev/null
+    log "page cache unbounded: could not make the memory cgroup $dir"
+    return 0
+  fi
+  MEM_CGROUP=$dir MEM_CGROUP_PARENT=$base
+  PAGE_CACHE_FILLER=${PAGE_CACHE_FILLER:-$OUT_DIR/page-cache-filler}
+  log "servers and load in the memory cgroup $dir, limited to $1 MB; writing $1 MB to $PAGE_CACHE_FILLER"
+  dd if=/dev/zero of="$PAGE_CACHE_FILLER" bs=4M count=$(($1 / 4)) oflag=direct status=none ||
+    log "could not write $PAGE_CACHE_FILLER; the cgroup's cache fills as the brokers write"
+}
+
+# refill_page_cache: the filler read into the cgroup's cache again (a pair
+# whose store was wiped gave its pages back, and the next would otherwise
+# take fresh memory until the cgroup is full again).
+refill_page_cache() {
+  if [ -n "${MEM_CGROUP:-}" ] && [ -f "$PAGE_CACHE_FILLER" ]; then
+    cat "$PAGE_CACHE_FILLER" >/dev/null
+  fi
+}
+
+# page_cache_note: the line a table's header says the memory set-up with.
+page_cache_note() {
+  if [ -n "${MEM_CGROUP:-}" ]; then
+    echo "Servers and load in a memory cgroup of $MEM_LIMIT_MB MB, its page cache full before each pair."
+  else
+    echo "Page cache unbounded (no memory cgroup)."
+  fi
+}
+
+# unbound_page_cache: this shell back in its own group, the cgroup and the
+# filler removed (on exit, after the servers have stopped).
+unbound_page_cache() {
+  if [ -n "${MEM_CGROUP:-}" ]; then
+    echo $$ >"$MEM_CGROUP_PARENT/cgroup.procs" 2>/dev/null
+    rmdir "$MEM_CGROUP" 2>/dev/null || log "could not remove $MEM_CGROUP (a process still in it?)"
+    rm -f "$PAGE_CACHE_FILLER"
+    MEM_CGROUP=""
   fi
 }
 

@@ -22,10 +22,14 @@
 #     RMQBENCH_BIN=$PWD/bin/rmqbench THREADS=16 sh bench/controller-bench.sh
 #   make bench-controller     # THREADS 1, 16 and 64 in a row
 #
+# The servers and the load run in a memory cgroup of MEM_LIMIT_MB, filled
+# with clean page cache before each pair (bench-lib.sh bound_page_cache).
+#
 # Environment (defaults in brackets): PHASE_SECS [20], WARMUP_SECS [10],
 # THREADS [16], BODY [1024], PAIRS ["java go"], RUN_DIR
 # [bench/target/controller-bench-run-$THREADS], OUT_DIR [$RUN_DIR.out],
-# RMQBENCH_BIN [built into OUT_DIR], GO [go].
+# RMQBENCH_BIN [built into OUT_DIR], GO [go], MEM_LIMIT_MB [4096; 0: no
+# cgroup].
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +43,7 @@ THREADS=${THREADS:-16}
 BODY=${BODY:-1024}
 PAIRS=${PAIRS:-java go}
 GO=${GO:-go}
+MEM_LIMIT_MB=${MEM_LIMIT_MB:-4096}
 bench_dirs "controller-bench-run-$THREADS" results.jsonl
 TOPIC=CtlBench
 
@@ -76,6 +81,7 @@ master_index() {
 # bench IMPL: the phases against IMPL's controller and brokers.
 bench() {
   impl=$1
+  refill_page_cache
   log "[$impl] starting the Java name server, a $impl controller and two $impl brokers (RUN_DIR=$RUN_DIR)"
   CONTROLLER_IMPL=$impl CONTROLLER_BROKERS="$impl $impl" BROKER_CONF_EXTRA="mappedFileSizeCommitLog=1073741824" \
     suite start >/dev/null || return 1
@@ -98,6 +104,7 @@ bench() {
 }
 
 bench_outputs
+bound_page_cache "$MEM_LIMIT_MB"
 for impl in $PAIRS; do
   case $impl in
     go) [ -x "${RMQGO_BROKER_BIN:-}" ] && [ -x "${RMQGO_CONTROLLER_BIN:-}" ] ||
@@ -119,6 +126,7 @@ done
   echo "${PHASE_SECS}s a row, ASYNC_FLUSH; warmed up ${WARMUP_SECS}s first. sync-slave: the slave in the SyncStateSet;"
   echo "async-alone: the slave stopped, the SyncStateSet the master alone (the SYNC_MASTER column is what the"
   echo "SyncStateSet adds)."
+  page_cache_note
   echo
   "$RMQBENCH_BIN" ha-table <"$RESULTS"
 } | tee "$OUT_DIR/table.md"

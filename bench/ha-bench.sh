@@ -27,11 +27,17 @@
 #   RMQGO_BROKER_BIN=$PWD/bin/rmqgo-broker sh bench/ha-bench.sh
 #   PHASE_SECS=5 WARMUP_SECS=2 PAIRS=go RMQGO_BROKER_BIN=... sh bench/ha-bench.sh   # a quick look
 #
+# The servers and the load run in a memory cgroup of MEM_LIMIT_MB, filled
+# with clean page cache before each pair (bench-lib.sh bound_page_cache:
+# on this virtual machine a page of memory never used before costs each
+# broker as much as a third of its own work a message, the same for both).
+#
 # Environment (defaults in brackets): PHASE_SECS [20], WARMUP_SECS [10],
 # THREADS [32], BODY [1024], PAIRS ["java go"], LINE [4], RUN_DIR
 # [bench/target/ha-bench-run] (servers, wiped per pair), OUT_DIR
 # [$RUN_DIR.out], RMQBENCH_BIN [built into OUT_DIR], GO [go], NAMESRV_PORT
-# [25876], BROKER_PORT [25911], SLAVE_PORT [25921].
+# [25876], BROKER_PORT [25911], SLAVE_PORT [25921], MEM_LIMIT_MB [4096; 0:
+# no cgroup].
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +52,7 @@ BODY=${BODY:-1024}
 PAIRS=${PAIRS:-java go}
 LINE=${LINE:-4}
 GO=${GO:-go}
+MEM_LIMIT_MB=${MEM_LIMIT_MB:-4096}
 bench_dirs ha-bench-run results.jsonl
 TOPIC=HaBench
 
@@ -56,6 +63,7 @@ bench_traps
 
 prepare() {
   bench_outputs
+  bound_page_cache "$MEM_LIMIT_MB"
 }
 
 # warmup IMPL WHAT: WARMUP_SECS of sends (not measured), then until the
@@ -113,6 +121,7 @@ measure() {
 # bench IMPL: the phases against IMPL's pair.
 bench() {
   impl=$1
+  refill_page_cache
   log "[$impl] starting the Java name server, a $impl master and a $impl slave (RUN_DIR=$RUN_DIR)"
   NAMESRV_PORT=${NAMESRV_PORT:-25876} BROKER_PORT=${BROKER_PORT:-25911} SLAVE_PORT=${SLAVE_PORT:-25921} \
     NAMESRV_IMPL=java BROKER_IMPL=$impl SLAVE_IMPL=$impl COMPAT_SLAVE=1 COMPAT_BROKER_B=0 \
@@ -149,6 +158,7 @@ done
   echo
   echo "Pairs: java = Java 4.9.7 master + slave; go = this project's; the Java name server for both. Load: rmqbench"
   echo "produce, $THREADS synchronous senders, ${BODY}-byte bodies, ${PHASE_SECS}s a row, ASYNC_FLUSH; warmed up ${WARMUP_SECS}s first."
+  page_cache_note
   echo
   "$RMQBENCH_BIN" ha-table <"$RESULTS"
 } | tee "$OUT_DIR/table.md"
