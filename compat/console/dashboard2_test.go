@@ -238,6 +238,12 @@ func acl2(b *browser) {
 	b.typeInto("the subject's name", subject+`.closest(".ant-form-item").querySelector("input:not(.ant-select-selection-search-input)")`, aclUser)
 	b.pick(modal2, "Policy Type", "Custom")
 	b.clickText(".ant-modal-content .ant-tag", "添加资源") // "add a resource", as 2.1.0 writes it
+	// The tag becomes a type box and a name box, and the console focuses
+	// the name box a moment later (a timer). A click on the type box before
+	// that opens its list, and the focus then moving to the name box shuts
+	// it (a CI run on a loaded machine: "waiting for Topic of Resource to be
+	// clickable", the box still at Unknown); a user sees the cursor first.
+	b.waitFor("the resource's name box to take the cursor", `document.activeElement && document.activeElement.placeholder === "请输入资源名称"`)
 	b.pick(modal2, "Resource", "Topic")
 	resource := labelledJS(modal2, "Resource") + `.closest(".ant-form-item").querySelector("input:not(.ant-select-selection-search-input)")`
 	b.typeInto("the resource's name", resource, topic1)
