@@ -34,10 +34,10 @@ drop_stores() {
 # megabytes (cgroup v1's memory controller, or v2's where the shell's
 # group delegates it), and fills that with the clean pages of a file of MB
 # megabytes (PAGE_CACHE_FILLER, written once with O_DIRECT, read back by
-# refill_page_cache). The benchmarks take MB from MEM_LIMIT_MB. Every new page a broker writes its commitlog into is
-# then a page the kernel takes back from that cache, as on a machine that
-# has run for a while, and not a page of memory the machine has never
-# used: on a virtual machine that returns freed memory to its host (free
+# refill_page_cache; the benchmarks take MB from MEM_LIMIT_MB). Every new
+# page a broker writes its commitlog into is then a page the kernel takes
+# back from that cache, as on a machine that has run for a while, and not
+# a page of memory the machine has never used: on a virtual machine that returns freed memory to its host (free
 # page reporting, as here: Linux's page_reporting), the first write to such
 # a page is a fault in the host, and it cost each broker of a pair about
 # 2.7 µs a 1 KB message, the same for Java's and ours, a quarter of what

@@ -16,13 +16,14 @@ if [ ! -f "$1" ]; then
   exit 1
 fi
 # <testcase name="m" classname="c" ...> then <failure message="..." or
-# <error message="..."; a class whose set-up failed has the error alone.
+# <error message="..."; the test named is the file's last <testcase>, or
+# the file's class when none came before the error.
 awk -v name="$name" '
-  function attr(line, key,   v) {
+  function attr(line, key) {
     if (!match(line, key "=\"[^\"]*\"")) return ""
-    v = substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 3)
-    return v
+    return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 3)
   }
+  FNR == 1 { test = FILENAME; sub(/.*\/TEST-/, "", test); sub(/\.xml$/, "", test) }
   /<testcase / { test = attr($0, "classname") "." attr($0, "name") }
   /<(failure|error)[ >]/ {
     msg = attr($0, "message")
