@@ -2,7 +2,9 @@
 # floor-bench.sh, ha-bench.sh, backlog-bench.sh, scale-bench.sh; POSIX sh,
 # sourced, not run): log, die, bench_traps, drop_stores, bench_dirs, bench_outputs,
 # servers, servers_stop, label, and for the replication benchmarks
-# (ha-bench.sh, controller-bench.sh) sync_produce and sync_measure. Before sourcing, a script sets HERE (its
+# (ha-bench.sh, controller-bench.sh) sync_produce, sync_measure and the
+# memory cgroup they run in (bound_page_cache, refill_page_cache,
+# page_cache_note, unbound_page_cache). Before sourcing, a script sets HERE (its
 # folder, bench/), ROOT (the repository) and BENCH_NAME (its log prefix);
 # it defines cleanup and calls bench_traps.
 # shellcheck disable=SC2034 # RESULTS, SERVERS_UP: set here for the script
