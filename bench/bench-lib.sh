@@ -31,12 +31,12 @@ drop_stores() {
   fi
 }
 
-# bound_page_cache MB: moves this shell, and so every server and client it
+# bound_page_cache: moves this shell, and so every server and client it
 # starts from now on, into a memory cgroup of its own limited to MB
 # megabytes (cgroup v1's memory controller, or v2's where the shell's
 # group delegates it), and fills that with the clean pages of a file of MB
 # megabytes (PAGE_CACHE_FILLER, written once with O_DIRECT, read back by
-# refill_page_cache; the benchmarks take MB from MEM_LIMIT_MB). Every new
+# refill_page_cache; MB is MEM_LIMIT_MB, 4096 unless set). Every new
 # page a broker writes its commitlog into is then a page the kernel takes
 # back from that cache, as on a machine that has run for a while, and not
 # a page of memory the machine has never used: on a virtual machine that returns freed memory to its host (free
@@ -50,7 +50,8 @@ drop_stores() {
 # can be made, leaves the page cache unbounded (logged).
 bound_page_cache() {
   MEM_CGROUP=""
-  if [ "${1:-0}" -le 0 ]; then
+  set -- "${MEM_LIMIT_MB:=4096}"
+  if [ "$1" -le 0 ]; then
     log "page cache unbounded (MEM_LIMIT_MB=0)"
     return 0
   fi

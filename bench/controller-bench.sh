@@ -43,7 +43,6 @@ THREADS=${THREADS:-16}
 BODY=${BODY:-1024}
 PAIRS=${PAIRS:-java go}
 GO=${GO:-go}
-MEM_LIMIT_MB=${MEM_LIMIT_MB:-4096}
 bench_dirs "controller-bench-run-$THREADS" results.jsonl
 TOPIC=CtlBench
 
@@ -104,7 +103,7 @@ bench() {
 }
 
 bench_outputs
-bound_page_cache "$MEM_LIMIT_MB"
+bound_page_cache
 for impl in $PAIRS; do
   case $impl in
     go) [ -x "${RMQGO_BROKER_BIN:-}" ] && [ -x "${RMQGO_CONTROLLER_BIN:-}" ] ||

@@ -30,7 +30,7 @@
 # The servers and the load run in a memory cgroup of MEM_LIMIT_MB, filled
 # with clean page cache before each pair (bench-lib.sh bound_page_cache:
 # on this virtual machine a page of memory never used before costs each
-# broker as much as a third of its own work a message, the same for both).
+# broker about 2.7 µs a 1 KB message, Java's and ours alike).
 #
 # Environment (defaults in brackets): PHASE_SECS [20], WARMUP_SECS [10],
 # THREADS [32], BODY [1024], PAIRS ["java go"], LINE [4], RUN_DIR
@@ -52,7 +52,6 @@ BODY=${BODY:-1024}
 PAIRS=${PAIRS:-java go}
 LINE=${LINE:-4}
 GO=${GO:-go}
-MEM_LIMIT_MB=${MEM_LIMIT_MB:-4096}
 bench_dirs ha-bench-run results.jsonl
 TOPIC=HaBench
 
@@ -63,7 +62,7 @@ bench_traps
 
 prepare() {
   bench_outputs
-  bound_page_cache "$MEM_LIMIT_MB"
+  bound_page_cache
 }
 
 # warmup IMPL WHAT: WARMUP_SECS of sends (not measured), then until the
